@@ -1,0 +1,161 @@
+// The reconcile workflow's activities: every read and write of the managed resource and of the
+// external resource happens here. Each one re-reads the object, checks it is still the same
+// object (uid) and is safe to retry.
+import { log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { EXTERNAL_NAME, FINALIZER, PAUSED } from '../apis/annotations';
+import type { Condition } from '../apis/conditions';
+import type { ExternalClient } from '../runtime/external-client';
+import type { ManagedKind, ResourceRef } from '../runtime/managed-kind';
+import type { ManagedResource } from '../runtime/managed-resource';
+import type { PassObservation } from '../workflows/observation';
+import { kindFor } from '../providers/registry';
+import { asActivity, classify } from './failures';
+import { toKubeEvent, type EventNote } from './events';
+import type { KubeAccess } from './kube';
+
+export interface WriteBack {
+  lateInitialized?: Record<string, unknown>;
+  status?: { conditions: Condition[]; atProvider?: unknown; observedGeneration: number };
+  events: EventNote[];
+}
+
+export interface ReconcileActivityOptions {
+  /** Overrides every kind's poll intervals (seconds); tests use short ones. */
+  pollOverride?: { steadySeconds?: number; pendingSeconds?: number };
+  /** Fault injection for crash tests: exit the process right after the external create call. */
+  exitAfterExternalCreate?: boolean;
+}
+
+export function createReconcileActivities(kube: KubeAccess, options: ReconcileActivityOptions = {}) {
+  const kindOf = (ref: ResourceRef): ManagedKind => kindFor(ref.group, ref.kind);
+
+  async function connect(ref: ResourceRef, mr: ManagedResource): Promise<ExternalClient<unknown, unknown>> {
+    return kindOf(ref).connector.connect(mr, kube) as Promise<ExternalClient<unknown, unknown>>;
+  }
+
+  /** The object as it is now, provided it is still the one this workflow reconciles. */
+  async function current(ref: ResourceRef, uid: string): Promise<ManagedResource> {
+    const mr = await kube.get(ref);
+    if (!mr || mr.metadata.uid !== uid) {
+      throw ApplicationFailure.nonRetryable(`${ref.kind} ${ref.namespace}/${ref.name} (uid ${uid}) no longer exists`, 'ObjectGone');
+    }
+    return mr;
+  }
+
+  return {
+    /** Reads the object and observes the external resource; runs as a local activity. */
+    async observe(ref: ResourceRef): Promise<PassObservation> {
+      return asActivity(async () => {
+        const mr = await kube.get(ref);
+        if (!mr) return { found: false };
+        const kind = kindOf(ref);
+        const m = mr.metadata;
+        const object = {
+          uid: m.uid,
+          generation: m.generation,
+          resourceVersion: m.resourceVersion,
+          deleting: m.deletionTimestamp !== undefined,
+          paused: m.annotations?.[PAUSED] === 'true',
+          hasFinalizer: m.finalizers?.includes(FINALIZER) ?? false,
+          externalName: m.annotations?.[EXTERNAL_NAME],
+          deletionPolicy: mr.spec.deletionPolicy ?? 'Delete',
+          managementPolicies: mr.spec.managementPolicies ?? ['*'],
+          conditions: mr.status?.conditions ?? [],
+          statusObservedGeneration: mr.status?.observedGeneration,
+          atProvider: mr.status?.atProvider,
+        } as const;
+        const poll = {
+          steadySeconds: options.pollOverride?.steadySeconds ?? kind.poll.steadySeconds,
+          pendingSeconds: options.pollOverride?.pendingSeconds ?? kind.poll.pendingSeconds,
+        };
+        if (object.paused) return { found: true, object, poll };
+        try {
+          const client = await connect(ref, mr);
+          const observation = await client.observe(mr);
+          return { found: true, object, poll, external: { ...observation, lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined } };
+        } catch (error) {
+          // A provider error is an outcome to report in Synced, not a reason to fail the pass.
+          const { failureClass, message } = classify(error);
+          log.warn('cannot observe external resource', { resource: `${ref.namespace}/${ref.name}`, failureClass, message });
+          return { found: true, object, poll, externalError: { failureClass, message } };
+        }
+      });
+    },
+
+    async addFinalizer(ref: ResourceRef, uid: string): Promise<string> {
+      return asActivity(async () => {
+        const mr = await current(ref, uid);
+        if (mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already present';
+        mr.metadata.finalizers = [...(mr.metadata.finalizers ?? []), FINALIZER];
+        await kube.replace(ref, mr); // optimistic lock: a concurrent edit makes this retry
+        return `added finalizer ${FINALIZER}`;
+      });
+    },
+
+    async removeFinalizer(ref: ResourceRef, uid: string): Promise<string> {
+      return asActivity(async () => {
+        const mr = await kube.get(ref);
+        if (!mr || mr.metadata.uid !== uid || !mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already removed';
+        mr.metadata.finalizers = mr.metadata.finalizers.filter((f) => f !== FINALIZER);
+        await kube.replace(ref, mr);
+        return `removed finalizer ${FINALIZER}`;
+      });
+    },
+
+    /** Creates the external resource (or finds the one an interrupted attempt made) and records its name. */
+    async createExternal(ref: ResourceRef, uid: string): Promise<{ externalName: string; summary: string }> {
+      return asActivity(async () => {
+        const mr = await current(ref, uid);
+        const created = await (await connect(ref, mr)).create(mr);
+        if (options.exitAfterExternalCreate) {
+          log.error('failpoint exit-after-external-create: exiting before the create is recorded');
+          process.exit(137);
+        }
+        await kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } });
+        return created;
+      });
+    },
+
+    async updateExternal(ref: ResourceRef, uid: string): Promise<string> {
+      return asActivity(async () => {
+        const mr = await current(ref, uid);
+        return (await connect(ref, mr)).update(mr);
+      });
+    },
+
+    async deleteExternal(ref: ResourceRef, uid: string): Promise<string> {
+      return asActivity(async () => {
+        const mr = await current(ref, uid);
+        return (await connect(ref, mr)).delete(mr);
+      });
+    },
+
+    /** Writes a pass's outcome back: late-initialized spec fields, status, and events. */
+    async writeBack(ref: ResourceRef, uid: string, outcome: WriteBack): Promise<{ resourceVersion?: string }> {
+      return asActivity(async () => {
+        let resourceVersion: string | undefined;
+        if (outcome.lateInitialized) {
+          const patched = await kube.patch(ref, uid, { spec: { forProvider: outcome.lateInitialized } });
+          resourceVersion = patched.metadata.resourceVersion;
+        }
+        if (outcome.status) {
+          const patched = await kube.patchStatus(ref, uid, outcome.status);
+          resourceVersion = patched.metadata.resourceVersion;
+        }
+        const now = new Date();
+        // Events are best-effort: losing one must not fail the pass or repeat the status write.
+        await Promise.all(
+          outcome.events.map((note) =>
+            kube.createEvent(toKubeEvent(ref, uid, note, now)).catch((error: unknown) => {
+              log.warn('cannot record event', { reason: note.reason, error: classify(error).message });
+            }),
+          ),
+        );
+        return { resourceVersion };
+      });
+    },
+  };
+}
+
+export type ReconcileActivities = ReturnType<typeof createReconcileActivities>;

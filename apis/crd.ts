@@ -1,0 +1,71 @@
+// Builds CustomResourceDefinitions from the TypeBox schemas, so the CRD YAML is generated and
+// never edited by hand. Managed kinds get Crossplane's printer columns and categories.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { managedSpec, managedStatus } from './managed';
+import { toStructural } from './structural';
+import type { KindApi } from '../runtime/managed-kind';
+import { EXTERNAL_NAME } from './annotations';
+
+export interface CrdOptions {
+  api: KindApi;
+  scope: 'Namespaced' | 'Cluster';
+  spec: TSchema;
+  status: TSchema;
+  printerColumns: Record<string, unknown>[];
+}
+
+export function managedResourceCrd(api: KindApi, forProvider: TSchema, atProvider: TSchema) {
+  return crd({
+    api,
+    scope: 'Namespaced',
+    spec: managedSpec(forProvider),
+    status: managedStatus(atProvider),
+    printerColumns: [
+      { name: 'READY', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+      { name: 'SYNCED', type: 'string', jsonPath: ".status.conditions[?(@.type=='Synced')].status" },
+      { name: 'EXTERNAL-NAME', type: 'string', jsonPath: `.metadata.annotations.${EXTERNAL_NAME.replace(/\./g, '\\.')}` },
+      { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ],
+  });
+}
+
+export function crd(options: CrdOptions) {
+  const { api } = options;
+  const root = Type.Object(
+    {
+      apiVersion: Type.Optional(Type.String()),
+      kind: Type.Optional(Type.String()),
+      metadata: Type.Optional(Type.Object({})),
+      spec: options.spec,
+      status: Type.Optional(options.status),
+    },
+    { description: api.description },
+  );
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${api.plural}.${api.group}`, labels: { 'app.kubernetes.io/part-of': 'chronoplane' } },
+    spec: {
+      group: api.group,
+      names: {
+        kind: api.kind,
+        listKind: `${api.kind}List`,
+        plural: api.plural,
+        singular: api.singular,
+        shortNames: api.shortNames,
+        categories: api.categories,
+      },
+      scope: options.scope,
+      versions: [
+        {
+          name: api.version,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          additionalPrinterColumns: options.printerColumns,
+          schema: { openAPIV3Schema: toStructural(JSON.parse(JSON.stringify(root))) },
+        },
+      ],
+    },
+  };
+}

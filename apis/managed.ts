@@ -1,0 +1,73 @@
+// The parts every managed resource shares (crossplane-runtime's ResourceSpec/ResourceStatus),
+// as TypeBox schemas. A kind supplies only its forProvider and atProvider; `managedSpec` and
+// `managedStatus` wrap them so all kinds look alike to users and to the generic reconciler.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Doc, DocString } from './schema';
+
+export const ManagementAction = Type.Union(
+  [Type.Literal('*'), Type.Literal('Observe'), Type.Literal('Create'), Type.Literal('Update'), Type.Literal('Delete'), Type.Literal('LateInitialize')],
+  { description: 'An action Chronoplane may take on the external resource.' },
+);
+export type ManagementAction = Static<typeof ManagementAction>;
+
+export const DeletionPolicy = Type.Union([Type.Literal('Delete'), Type.Literal('Orphan')], {
+  description:
+    'What happens to the external resource when this managed resource is deleted: Delete removes it, Orphan leaves it in place.',
+  default: 'Delete',
+});
+export type DeletionPolicy = Static<typeof DeletionPolicy>;
+
+export const ProviderConfigReference = Doc(
+  'The ProviderConfig that holds the credentials and endpoint used to reach the provider.',
+  { name: DocString('Name of the cluster-scoped ProviderConfig.', { minLength: 1 }) },
+);
+
+export const SecretReference = Doc('Where to write the connection details Secret, in this resource\u2019s namespace.', {
+  name: DocString('Name of the Secret.', { minLength: 1 }),
+});
+
+export function managedSpec<F extends TSchema>(forProvider: F) {
+  return Doc('The desired state of the managed resource.', {
+    forProvider,
+    providerConfigRef: Type.Optional(
+      Type.Object(ProviderConfigReference.properties, {
+        ...ProviderConfigReference,
+        default: { name: 'default' },
+      }),
+    ),
+    deletionPolicy: Type.Optional(DeletionPolicy),
+    managementPolicies: Type.Optional(
+      Type.Array(ManagementAction, {
+        description:
+          'The actions Chronoplane may take on the external resource. ["*"] allows all; ["Observe"] only reads it and reports its state.',
+        default: ['*'],
+        uniqueItems: true,
+        'x-kubernetes-list-type': 'set',
+      }),
+    ),
+    writeConnectionSecretToRef: Type.Optional(SecretReference),
+  });
+}
+
+export const ConditionSchema = Doc('The observed state of one aspect of the resource.', {
+  type: DocString('Type of the condition, such as Ready or Synced.'),
+  status: Type.Union([Type.Literal('True'), Type.Literal('False'), Type.Literal('Unknown')], { description: 'True, False or Unknown.' }),
+  reason: DocString('A machine-readable reason for the condition\u2019s last transition.'),
+  message: Type.Optional(DocString('A human-readable message, such as the provider\u2019s error.')),
+  lastTransitionTime: DocString('When the condition last changed status.', { format: 'date-time' }),
+  observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation this condition was computed from.' })),
+});
+
+export function managedStatus<A extends TSchema>(atProvider: A) {
+  return Doc('The observed state of the managed resource.', {
+    atProvider: Type.Optional(atProvider),
+    conditions: Type.Optional(
+      Type.Array(ConditionSchema, {
+        description: 'Conditions of the resource: Ready and Synced.',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['type'],
+      }),
+    ),
+    observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation last reconciled.' })),
+  });
+}

@@ -1,0 +1,81 @@
+// Pure conversions between EC2's view of a VPC and ours: what goes into atProvider, what the
+// spec is missing (late initialization), and what differs (the up-to-date check). No I/O here,
+// so this is where most of the VPC's unit tests live.
+import type { Vpc } from '@aws-sdk/client-ec2';
+import type { Readiness } from '../../../../runtime/external-client';
+import { isSystemTag, tagsToMap } from '../../tags';
+import type { VpcObservation, VpcParameters } from './schema';
+
+/** A VPC plus the two attributes DescribeVpcs leaves out. */
+export interface ObservedVpc {
+  vpc: Vpc;
+  enableDnsSupport?: boolean;
+  enableDnsHostnames?: boolean;
+}
+
+export function toAtProvider({ vpc }: ObservedVpc): VpcObservation {
+  return {
+    vpcId: vpc.VpcId,
+    state: vpc.State,
+    ownerId: vpc.OwnerId,
+    dhcpOptionsId: vpc.DhcpOptionsId,
+    isDefault: vpc.IsDefault,
+    cidrBlockAssociationSet: vpc.CidrBlockAssociationSet?.map((a) => ({
+      associationId: a.AssociationId,
+      cidrBlock: a.CidrBlock,
+      cidrBlockState: a.CidrBlockState ? { state: a.CidrBlockState.State, statusMessage: a.CidrBlockState.StatusMessage } : undefined,
+    })),
+  };
+}
+
+export function readinessOf(vpc: Vpc): Readiness {
+  return vpc.State === 'available' ? 'Available' : 'Creating';
+}
+
+/** Fields the user left empty that EC2 filled in; the spec adopts them so it shows the truth. */
+export function lateInitialize(spec: VpcParameters, observed: ObservedVpc): Partial<VpcParameters> | undefined {
+  const filled: Partial<VpcParameters> = {};
+  if (spec.instanceTenancy === undefined && observed.vpc.InstanceTenancy) {
+    filled.instanceTenancy = observed.vpc.InstanceTenancy as VpcParameters['instanceTenancy'];
+  }
+  if (spec.enableDnsSupport === undefined && observed.enableDnsSupport !== undefined) filled.enableDnsSupport = observed.enableDnsSupport;
+  if (spec.enableDnsHostnames === undefined && observed.enableDnsHostnames !== undefined) {
+    filled.enableDnsHostnames = observed.enableDnsHostnames;
+  }
+  return Object.keys(filled).length > 0 ? filled : undefined;
+}
+
+export interface TagChanges {
+  set: Record<string, string>;
+  remove: string[];
+}
+
+/**
+ * The tag edits that make EC2 match `desired` (the user's tags plus the crossplane-* tags).
+ * Tags under aws: belong to AWS and cannot be removed, so they are left alone.
+ */
+export function tagChanges(desired: Record<string, string>, observed: Record<string, string>): TagChanges {
+  const set = Object.fromEntries(Object.entries(desired).filter(([k, v]) => observed[k] !== v));
+  const remove = Object.keys(observed).filter((k) => !(k in desired) && !k.startsWith('aws:'));
+  return { set, remove };
+}
+
+/** Every way EC2 differs from the spec, for humans; empty means up to date. */
+export function differences(spec: VpcParameters, observed: ObservedVpc, desiredTags: Record<string, string>): string[] {
+  const out: string[] = [];
+  if (spec.enableDnsSupport !== undefined && spec.enableDnsSupport !== observed.enableDnsSupport) {
+    out.push(`enableDnsSupport: want ${spec.enableDnsSupport}, have ${observed.enableDnsSupport}`);
+  }
+  if (spec.enableDnsHostnames !== undefined && spec.enableDnsHostnames !== observed.enableDnsHostnames) {
+    out.push(`enableDnsHostnames: want ${spec.enableDnsHostnames}, have ${observed.enableDnsHostnames}`);
+  }
+  const changes = tagChanges(desiredTags, tagsToMap(observed.vpc.Tags));
+  for (const key of Object.keys(changes.set)) out.push(`tag ${key}: want "${changes.set[key]}"`);
+  for (const key of changes.remove) out.push(`tag ${key}: not in spec`);
+  return out;
+}
+
+/** The user's tags; system tags are always added by the caller and cannot be overridden here. */
+export function userTags(spec: VpcParameters): Record<string, string> {
+  return Object.fromEntries(Object.entries(spec.tags ?? {}).filter(([k]) => !isSystemTag(k)));
+}

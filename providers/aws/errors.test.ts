@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { classifyAwsError, describeAwsError } from './errors';
+
+const awsError = (name: string, status: number, fault: 'client' | 'server', extra: object = {}) =>
+  Object.assign(new Error(`${name} happened`), { name, $fault: fault, $metadata: { httpStatusCode: status }, ...extra });
+
+describe('classifyAwsError', () => {
+  it('treats a rejected request as invalid input, with the provider\u2019s message', () => {
+    const error = awsError('InvalidVpc.Range', 400, 'client');
+    expect(classifyAwsError(error)).toBe('InvalidInput');
+    expect(describeAwsError(error)).toBe('InvalidVpc.Range: InvalidVpc.Range happened');
+  });
+  it('retries throttling and server errors', () => {
+    expect(classifyAwsError(awsError('RequestLimitExceeded', 503, 'client'))).toBe('Transient');
+    expect(classifyAwsError(awsError('InternalError', 500, 'server'))).toBe('Transient');
+    expect(classifyAwsError(new Error('socket hang up'))).toBe('Transient');
+  });
+  it('sets credential problems apart', () => {
+    expect(classifyAwsError(awsError('AuthFailure', 401, 'client'))).toBe('NotAuthorized');
+  });
+});

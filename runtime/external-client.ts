@@ -1,0 +1,61 @@
+// The provider contract, in the spirit of crossplane-runtime's managed.ExternalClient.
+//
+// Contract for every implementation:
+// - No call blocks waiting for the external resource to settle; the reconcile workflow polls.
+// - Every call is idempotent. Create called twice for the same managed resource must not make a
+//   second external resource (find the first by its tags, or use a client token), and Delete of a
+//   resource that is already gone is a success.
+// - Observe never changes the external resource.
+// - Errors are thrown as the provider's own errors; `classifyProviderError` (per provider)
+//   decides whether a retry can help. Never put secrets in an error message.
+import type { ManagedResource } from './managed-resource';
+
+export type Readiness = 'Available' | 'Creating' | 'Deleting' | 'Unavailable';
+
+/** Everything the reconciler decides flows from this one small value. */
+export interface ExternalObservation<F, A> {
+  resourceExists: boolean;
+  /** False when forProvider and the external resource disagree (a spec edit or drift). */
+  resourceUpToDate: boolean;
+  /** Whether the provider considers the resource ready for use. */
+  readiness?: Readiness;
+  /** The external resource's state, for status.atProvider. */
+  atProvider?: A;
+  /** forProvider fields the spec left empty and the provider filled in (late initialization). */
+  lateInitialized?: Partial<F>;
+  /** A short human-readable description of what is out of date, for events and conditions. */
+  diff?: string;
+}
+
+export interface ExternalCreation {
+  /** The provider's identifier, recorded in the crossplane.io/external-name annotation. */
+  externalName: string;
+  /** A one-line account of what was done, shown in the Temporal UI. */
+  summary: string;
+}
+
+export interface ExternalClient<F, A> {
+  observe(mr: ManagedResource<F, A>): Promise<ExternalObservation<F, A>>;
+  create(mr: ManagedResource<F, A>): Promise<ExternalCreation>;
+  /** Brings the external resource in line with forProvider; returns a one-line summary. */
+  update(mr: ManagedResource<F, A>): Promise<string>;
+  /** Starts deletion; returns once the provider accepted it (or the resource is already gone). */
+  delete(mr: ManagedResource<F, A>): Promise<string>;
+}
+
+export interface ClusterKind {
+  group: string;
+  version: string;
+  plural: string;
+}
+
+/** What a connector may read to authenticate: the Kubernetes API of the control plane. */
+export interface ConnectContext {
+  getClusterObject(api: ClusterKind, name: string): Promise<Record<string, unknown> | undefined>;
+  getSecretValue(namespace: string, name: string, key: string): Promise<string | undefined>;
+}
+
+/** Turns a managed resource plus its ProviderConfig into an authenticated external client. */
+export interface Connector<F, A> {
+  connect(mr: ManagedResource<F, A>, context: ConnectContext): Promise<ExternalClient<F, A>>;
+}

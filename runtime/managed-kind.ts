@@ -1,0 +1,53 @@
+// A managed kind: its API identity and schema, how to reach its provider, and how often to poll.
+// One value of this type per kind is registered in providers/registry.ts; the CRD generator,
+// the watcher and the worker's activities all read from that registry.
+import type { TSchema } from '@sinclair/typebox';
+import type { Connector } from './external-client';
+
+export interface KindApi {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  /** One line for `kubectl explain <kind>`. */
+  description: string;
+}
+
+export interface PollIntervals {
+  /** How often a settled resource is re-observed to detect drift. */
+  steadySeconds: number;
+  /** How often a resource that is still being created or deleted is re-observed. */
+  pendingSeconds: number;
+}
+
+export interface ManagedKind<F = any, A = any> {
+  api: KindApi;
+  forProvider: TSchema;
+  atProvider: TSchema;
+  connector: Connector<F, A>;
+  poll: PollIntervals;
+}
+
+/** Identifies one managed resource; it is all a workflow or a signal carries about the object. */
+export interface ResourceRef {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespace: string;
+  name: string;
+}
+
+export const apiVersionOf = (api: Pick<KindApi, 'group' | 'version'>): string => `${api.group}/${api.version}`;
+
+/** `VPC.ec2.aws.chronoplane.io/default/my-vpc`: readable in the Temporal UI and unique per object. */
+export function workflowIdFor(ref: ResourceRef): string {
+  return `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
+}
+
+export function refFor(api: KindApi, namespace: string, name: string): ResourceRef {
+  return { group: api.group, version: api.version, kind: api.kind, plural: api.plural, namespace, name };
+}

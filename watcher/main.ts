@@ -1,0 +1,30 @@
+// Entry point: watch every registered managed kind and signal its workflows.
+import { KubeConfig } from '@kubernetes/client-node';
+import { Client, Connection } from '@temporalio/client';
+import { managedKinds } from '../providers/registry';
+import { loadConfig } from '../runtime/config';
+import { createLogger } from '../runtime/logger';
+import { WatcherMetrics } from './metrics';
+import { Watcher } from './watcher';
+
+const config = loadConfig(process.env, 9464);
+const logger = createLogger('watcher', config.logLevel);
+const kubeConfig = new KubeConfig();
+kubeConfig.loadFromDefault();
+const connection = await Connection.connect({ address: config.temporalAddress });
+const client = new Client({ connection, namespace: config.temporalNamespace });
+const metrics = new WatcherMetrics();
+const server = config.metricsPort > 0 ? metrics.serve(config.metricsPort) : undefined;
+
+const watcher = new Watcher({ kubeConfig, client, taskQueue: config.taskQueue, kinds: managedKinds.map((k) => k.api), logger, metrics });
+await watcher.start();
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    logger.info('stopping');
+    await watcher.stop();
+    server?.close();
+    await connection.close();
+    process.exit(0);
+  });
+}

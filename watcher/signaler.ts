@@ -1,0 +1,107 @@
+// Sends watch events to reconcile workflows as signal-with-start. Events for one resource are
+// coalesced: while a signal for it is in flight, later events only replace the pending one, so
+// a burst becomes at most two signals and the workflow's pass covers them all. Failed signals
+// are retried with backoff; an event is never dropped because Temporal was briefly away.
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput, type ResourceEvent } from '../workflows/api';
+import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
+import { ResourceKindKey, ResourceNameKey, ResourceNamespaceKey } from '../workflows/search-attributes';
+
+export interface SignalRequest {
+  ref: ResourceRef;
+  event: ResourceEvent;
+  /** When the watch event arrived (ms since epoch), for the latency metric. */
+  receivedAt: number;
+}
+
+export interface SignalerOptions {
+  taskQueue: string;
+  onSent?: (request: SignalRequest, latencySeconds: number) => void;
+  onError?: (request: SignalRequest, error: unknown) => void;
+  maxConcurrent?: number;
+}
+
+export class Signaler {
+  private readonly inFlight = new Set<string>();
+  private readonly pending = new Map<string, SignalRequest>();
+  private readonly ready: string[] = [];
+  private active = 0;
+
+  constructor(
+    private readonly client: Client,
+    private readonly options: SignalerOptions,
+  ) {}
+
+  enqueue(request: SignalRequest): void {
+    const id = workflowIdFor(request.ref);
+    const queued = this.pending.has(id);
+    this.pending.set(id, request);
+    if (!queued && !this.inFlight.has(id)) this.ready.push(id);
+    this.pump();
+  }
+
+  /** Resolves once nothing is queued or in flight (for tests and orderly shutdown). */
+  async drained(): Promise<void> {
+    while (this.pending.size > 0 || this.inFlight.size > 0) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private pump(): void {
+    const limit = this.options.maxConcurrent ?? 32;
+    while (this.active < limit && this.ready.length > 0) {
+      const id = this.ready.shift()!;
+      const request = this.pending.get(id);
+      if (!request) continue;
+      this.pending.delete(id);
+      this.inFlight.add(id);
+      this.active += 1;
+      void this.sendWithRetry(id, request).finally(() => {
+        this.inFlight.delete(id);
+        this.active -= 1;
+        if (this.pending.has(id)) this.ready.push(id);
+        this.pump();
+      });
+    }
+  }
+
+  private async sendWithRetry(id: string, request: SignalRequest): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.send(id, request);
+        this.options.onSent?.(request, (Date.now() - request.receivedAt) / 1000);
+        return;
+      } catch (error) {
+        this.options.onError?.(request, error);
+        // A newer event for the same resource supersedes this one; send that instead.
+        if (this.pending.has(id)) return;
+        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 30_000)));
+      }
+    }
+  }
+
+  private async send(workflowId: string, { ref, event }: SignalRequest): Promise<void> {
+    if (event.type === 'DELETED') {
+      // The object is already gone from the API server: if its workflow has finished there is
+      // nothing to tell, and starting a new one would only find the object missing.
+      try {
+        await this.client.workflow.getHandle(workflowId).signal(resourceEventSignal, event);
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+      return;
+    }
+    const input: ReconcileInput = { ref };
+    await this.client.workflow.signalWithStart(RECONCILE_WORKFLOW, {
+      workflowId,
+      taskQueue: this.options.taskQueue,
+      args: [input],
+      signal: resourceEventSignal,
+      signalArgs: [event],
+      typedSearchAttributes: [
+        { key: ResourceKindKey, value: ref.kind },
+        { key: ResourceNamespaceKey, value: ref.namespace },
+        { key: ResourceNameKey, value: ref.name },
+      ],
+      staticSummary: `reconcile ${ref.kind} ${ref.namespace}/${ref.name}`,
+    });
+  }
+}

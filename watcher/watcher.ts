@@ -1,0 +1,75 @@
+// The watcher: informers in, signals out. It never reconciles anything itself.
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { KindApi } from '../runtime/managed-kind';
+import { refFor } from '../runtime/managed-kind';
+import { fingerprint } from './fingerprint';
+import { watchKind } from './informers';
+import { Signaler } from './signaler';
+import type { WatcherMetrics } from './metrics';
+import type { ResourceEvent } from '../workflows/api';
+
+export interface WatcherOptions {
+  kubeConfig: KubeConfig;
+  client: Client;
+  taskQueue: string;
+  kinds: readonly KindApi[];
+  logger: Logger;
+  metrics?: WatcherMetrics;
+}
+
+export class Watcher {
+  private readonly lastSignalled = new Map<string, string>();
+  private readonly signaler: Signaler;
+  private informers: { stop(): Promise<void>; start(): Promise<void> }[] = [];
+
+  constructor(private readonly options: WatcherOptions) {
+    const { metrics, logger } = options;
+    this.signaler = new Signaler(options.client, {
+      taskQueue: options.taskQueue,
+      onSent: (request, seconds) => {
+        metrics?.eventToSignal.observe(seconds);
+        metrics?.signals.inc({ kind: request.ref.kind, event: request.event.type });
+      },
+      onError: (request, error) => {
+        metrics?.signalErrors.inc({ kind: request.ref.kind });
+        logger.warn({ resource: `${request.ref.namespace}/${request.ref.name}`, err: String(error) }, 'signal failed; retrying');
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    const { kubeConfig, kinds, logger, metrics } = this.options;
+    this.informers = kinds.map((api) =>
+      watchKind(kubeConfig, api, (a, obj, type) => this.onEvent(a, obj, type), {
+        onError: (a, error, retryIn) => {
+          metrics?.watchRestarts.inc({ kind: a.kind });
+          logger.warn({ kind: a.kind, err: String(error), retryInSeconds: retryIn }, 'watch failed; restarting');
+        },
+        onConnect: (a) => logger.debug({ kind: a.kind }, 'watching'),
+      }),
+    );
+    await Promise.all(this.informers.map((i) => i.start()));
+    logger.info({ kinds: kinds.map((k) => `${k.kind}.${k.group}`) }, 'watcher started');
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.stop()));
+    await this.signaler.drained();
+  }
+
+  private onEvent(api: KindApi, obj: KubernetesObject, type: ResourceEvent['type']): void {
+    const uid = obj.metadata?.uid;
+    if (!uid) return;
+    const print = fingerprint(obj);
+    if (type === 'MODIFIED' && this.lastSignalled.get(uid) === print) return;
+    if (type === 'DELETED') this.lastSignalled.delete(uid);
+    else this.lastSignalled.set(uid, print);
+    this.signaler.enqueue({
+      ref: refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!),
+      event: { type, uid, generation: obj.metadata!.generation, resourceVersion: obj.metadata!.resourceVersion ?? '' },
+      receivedAt: Date.now(),
+    });
+  }
+}

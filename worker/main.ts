@@ -1,0 +1,39 @@
+// The worker: runs reconcile workflows and their activities. Connect, create, run.
+import { NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
+import { createRequire } from 'node:module';
+import { createReconcileActivities } from '../activities/reconcile';
+import { KubeAccess } from '../activities/kube';
+import { loadConfig, numberFrom } from '../runtime/config';
+import { createLogger } from '../runtime/logger';
+
+const config = loadConfig(process.env, 9465);
+const logger = createLogger('worker', config.logLevel);
+
+if (config.metricsPort > 0) {
+  Runtime.install({
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
+      metrics: { prometheus: { bindAddress: `127.0.0.1:${config.metricsPort}` } },
+    },
+  });
+}
+
+const activities = createReconcileActivities(KubeAccess.fromDefault(), {
+  pollOverride: {
+    steadySeconds: numberFrom(process.env.CHRONOPLANE_POLL_STEADY_SECONDS),
+    pendingSeconds: numberFrom(process.env.CHRONOPLANE_POLL_PENDING_SECONDS),
+  },
+  exitAfterExternalCreate: process.env.CHRONOPLANE_FAILPOINT === 'exit-after-external-create',
+});
+
+const connection = await NativeConnection.connect({ address: config.temporalAddress });
+const worker = await Worker.create({
+  connection,
+  namespace: config.temporalNamespace,
+  taskQueue: config.taskQueue,
+  workflowsPath: createRequire(import.meta.url).resolve('../workflows/index.ts'),
+  activities,
+});
+logger.info({ address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, 'worker started');
+await worker.run();
+await connection.close();

@@ -1,0 +1,56 @@
+// The reconcile workflow's public contract: its input, and the signal, update and query that the
+// watcher and other services use through the Temporal client. Import-safe in workflow code.
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ResourceRef } from '../runtime/managed-kind';
+
+export const RECONCILE_WORKFLOW = 'reconcileManagedResource';
+
+/** A watch event, reduced to identity: the workflow reads the object itself. */
+export interface ResourceEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  uid: string;
+  generation?: number;
+  resourceVersion: string;
+}
+
+/** What one reconcile pass did, for queries, updates and the UI. */
+export interface PassSummary {
+  pass: number;
+  at: string;
+  generation?: number;
+  actions: string[];
+  error?: string;
+}
+
+export interface ReconcileState {
+  ref: ResourceRef;
+  uid?: string;
+  passes: number;
+  lastPass?: PassSummary;
+  /** Ready and Synced as last written to the object. */
+  ready: string;
+  synced: string;
+  consecutiveFailures: number;
+}
+
+/** Carried across continue-as-new so a fresh run resumes where the last one stopped. */
+export interface CarriedState {
+  uid?: string;
+  passes: number;
+  consecutiveFailures: number;
+  lastWrittenResourceVersion?: string;
+  lastEventMessage?: string;
+  ready: string;
+  synced: string;
+  dirty: boolean;
+}
+
+export interface ReconcileInput {
+  ref: ResourceRef;
+  carried?: CarriedState;
+}
+
+export const resourceEventSignal = defineSignal<[ResourceEvent]>('resourceEvent');
+/** Runs a pass now and resolves with its summary: a synchronous "reconcile" for other services. */
+export const reconcileNowUpdate = defineUpdate<PassSummary, []>('reconcileNow');
+export const stateQuery = defineQuery<ReconcileState>('state');

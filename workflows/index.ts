@@ -1,0 +1,2 @@
+// The worker's workflow bundle entry point.
+export { reconcileManagedResource } from './reconcile';

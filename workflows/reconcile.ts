@@ -1,0 +1,203 @@
+// One long-lived workflow per managed resource. It waits for a watch signal or its poll timer,
+// runs one reconcile pass, and repeats until the object is gone. Temporal gives it durable
+// timers, retries with backoff, and a history anyone can inspect in the UI.
+import * as wf from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ReconcileActivities, WriteBack } from '../activities/reconcile';
+import { conditionStatus, mergeConditions, reconcileError, sameConditions, type ConditionUpdate } from '../apis/conditions';
+import type { ResourceRef } from '../runtime/managed-kind';
+import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
+import { decide, secondsUntilNextPass, type Plan, type Step } from './decide';
+import type { EventNote } from '../activities/events';
+import { ReadyKey, SyncedKey } from './search-attributes';
+import type { PassObservation } from './observation';
+
+// Reading the object and observing the provider is cheap and read-only, so it runs as a local
+// activity: one marker event per pass instead of three activity events.
+const { observe } = wf.proxyLocalActivities<ReconcileActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 3 },
+});
+
+// Side effects get Temporal's retry policy: transient errors (throttling, 5xx, conflicts) back
+// off exponentially; classified errors (bad input, bad credentials) fail fast.
+const effects = wf.proxyActivities<ReconcileActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
+});
+
+/** Keeps each run's history small; the dev server's SQLite store is the bottleneck. */
+const MAX_HISTORY_EVENTS = 2_000;
+
+export async function reconcileManagedResource(input: ReconcileInput): Promise<void> {
+  const { ref } = input;
+  const state: CarriedState = input.carried ?? { passes: 0, consecutiveFailures: 0, ready: 'Unknown', synced: 'Unknown', dirty: true };
+  let lastPass: PassSummary | undefined;
+
+  wf.setHandler(resourceEventSignal, (event) => {
+    // Our own writes come back as watch events; they carry nothing new.
+    if (event.uid === state.uid && event.resourceVersion === state.lastWrittenResourceVersion) return;
+    state.dirty = true;
+  });
+  wf.setHandler(stateQuery, () => ({
+    ref,
+    uid: state.uid,
+    passes: state.passes,
+    lastPass,
+    ready: state.ready,
+    synced: state.synced,
+    consecutiveFailures: state.consecutiveFailures,
+  }));
+  wf.setHandler(reconcileNowUpdate, async () => {
+    const target = state.passes + 1;
+    state.dirty = true;
+    await wf.condition(() => state.passes >= target);
+    return lastPass!;
+  });
+
+  for (;;) {
+    // Every signal that arrived before this point is covered by the pass: bursts coalesce.
+    state.dirty = false;
+    const { summary, waitSeconds, complete } = await reconcilePass(ref, state);
+    lastPass = summary;
+    if (complete) {
+      await wf.condition(wf.allHandlersFinished);
+      return;
+    }
+    if (wf.allHandlersFinished() && (wf.workflowInfo().continueAsNewSuggested || wf.workflowInfo().historyLength > MAX_HISTORY_EVENTS)) {
+      await wf.continueAsNew<typeof reconcileManagedResource>({ ref, carried: state });
+    }
+    if (waitSeconds === undefined) await wf.condition(() => state.dirty);
+    else await wf.condition(() => state.dirty, waitSeconds * 1000);
+  }
+}
+
+interface PassResult {
+  summary: PassSummary;
+  waitSeconds?: number;
+  complete: boolean;
+}
+
+async function reconcilePass(ref: ResourceRef, state: CarriedState): Promise<PassResult> {
+  const observation: PassObservation = await observe.executeWithOptions({ summary: `observe ${describe(ref)}` }, [ref]);
+  state.passes += 1;
+  const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [] };
+  if (!observation.found) {
+    summary.actions.push('the object is gone; reconciliation ends');
+    return { summary, complete: true };
+  }
+
+  const { object, poll } = observation;
+  summary.generation = object.generation;
+  if (state.uid !== object.uid) {
+    // A new object under the same name: nothing learned about the old one applies.
+    Object.assign(state, { uid: object.uid, consecutiveFailures: 0, lastWrittenResourceVersion: undefined, lastEventMessage: undefined });
+  }
+
+  const plan = decide(object, observation.external, observation.externalError?.message);
+  const events: EventNote[] = [];
+  let lateInitialized: Record<string, unknown> | undefined;
+  let failure: string | undefined = observation.externalError?.message;
+  try {
+    for (const step of plan.steps) {
+      if (step.kind === 'lateInitialize') lateInitialized = step.fields;
+      else summary.actions.push(await runStep(ref, object.uid, step, events));
+    }
+  } catch (error) {
+    failure = failureMessage(error);
+    if (isObjectGone(error)) state.dirty = true; // the next pass sees it is gone and ends
+  }
+
+  state.consecutiveFailures = failure === undefined ? 0 : state.consecutiveFailures + 1;
+  summary.error = failure;
+  if (plan.complete && failure === undefined) return { summary, complete: true };
+
+  const conditions: ConditionUpdate[] = failure === undefined ? plan.conditions : withError(plan, failure);
+  if (failure !== undefined && failure !== state.lastEventMessage) events.push({ type: 'Warning', reason: 'ReconcileError', message: failure });
+  state.lastEventMessage = failure;
+
+  const writeBack = statusWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, new Date().toISOString());
+  if (writeBack) {
+    const written = await effects.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [ref, object.uid, writeBack]);
+    state.lastWrittenResourceVersion = written.resourceVersion ?? state.lastWrittenResourceVersion;
+    if (writeBack.status) recordConditionsInSearchAttributes(state, writeBack.status.conditions);
+  }
+  const next = failure === undefined ? plan.next : 'backoff';
+  return { summary, waitSeconds: secondsUntilNextPass(next, poll, state.consecutiveFailures), complete: false };
+}
+
+async function runStep(ref: ResourceRef, uid: string, step: Exclude<Step, { kind: 'lateInitialize' }>, events: EventNote[]): Promise<string> {
+  const target = describe(ref);
+  switch (step.kind) {
+    case 'addFinalizer':
+      return effects.addFinalizer.executeWithOptions({ summary: `add finalizer to ${target}` }, [ref, uid]);
+    case 'removeFinalizer':
+      return effects.removeFinalizer.executeWithOptions({ summary: `remove finalizer from ${target}` }, [ref, uid]);
+    case 'create': {
+      const created = await effects.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [ref, uid]);
+      events.push({ type: 'Normal', reason: 'CreatedExternalResource', message: created.summary });
+      return created.summary;
+    }
+    case 'update': {
+      const updated = await effects.updateExternal.executeWithOptions({ summary: `update external resource of ${target}: ${step.diff ?? ''}` }, [ref, uid]);
+      events.push({ type: 'Normal', reason: 'UpdatedExternalResource', message: updated });
+      return updated;
+    }
+    case 'delete': {
+      const deleted = await effects.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
+      events.push({ type: 'Normal', reason: 'DeletedExternalResource', message: deleted });
+      return deleted;
+    }
+  }
+}
+
+/** What to write back, or nothing when the object already says it all (the steady state). */
+function statusWriteBack(
+  object: Extract<PassObservation, { found: true }>['object'],
+  atProvider: unknown,
+  updates: ConditionUpdate[],
+  lateInitialized: Record<string, unknown> | undefined,
+  events: EventNote[],
+  now: string,
+): WriteBack | undefined {
+  const stamped = updates.map((c) => ({ ...c, observedGeneration: object.generation }));
+  const conditions = mergeConditions(object.conditions, stamped, now);
+  const nextAtProvider = atProvider ?? object.atProvider;
+  const statusUnchanged =
+    sameConditions(conditions, object.conditions) &&
+    object.statusObservedGeneration === object.generation &&
+    JSON.stringify(nextAtProvider) === JSON.stringify(object.atProvider);
+  if (statusUnchanged && !lateInitialized && events.length === 0) return undefined;
+  return {
+    lateInitialized,
+    status: statusUnchanged ? undefined : { conditions, atProvider: nextAtProvider, observedGeneration: object.generation },
+    events,
+  };
+}
+
+function recordConditionsInSearchAttributes(state: CarriedState, conditions: Parameters<typeof conditionStatus>[0]): void {
+  const ready = conditionStatus(conditions, 'Ready');
+  const synced = conditionStatus(conditions, 'Synced');
+  if (ready === state.ready && synced === state.synced) return;
+  wf.upsertSearchAttributes([
+    { key: ReadyKey, value: ready },
+    { key: SyncedKey, value: synced },
+  ]);
+  state.ready = ready;
+  state.synced = synced;
+}
+
+function withError(plan: Plan, message: string): ConditionUpdate[] {
+  return [...plan.conditions.filter((c) => c.type !== 'Synced'), reconcileError(message)];
+}
+
+function failureMessage(error: unknown): string {
+  const cause = error instanceof wf.ActivityFailure ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function isObjectGone(error: unknown): boolean {
+  return error instanceof wf.ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'ObjectGone';
+}
+
+const describe = (ref: ResourceRef) => `${ref.kind} ${ref.namespace}/${ref.name}`;

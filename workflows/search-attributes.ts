@@ -1,0 +1,13 @@
+// Custom search attributes that let the Temporal UI filter reconciliations, for example
+// `ResourceKind = "VPC" AND Ready != "True"`. The dev server registers them at start.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+export const ResourceKindKey = defineSearchAttributeKey('ResourceKind', SearchAttributeType.KEYWORD);
+export const ResourceNamespaceKey = defineSearchAttributeKey('ResourceNamespace', SearchAttributeType.KEYWORD);
+export const ResourceNameKey = defineSearchAttributeKey('ResourceName', SearchAttributeType.KEYWORD);
+/** "True", "False" or "Unknown", as in the Ready condition. */
+export const ReadyKey = defineSearchAttributeKey('Ready', SearchAttributeType.KEYWORD);
+/** "True", "False" or "Unknown", as in the Synced condition. */
+export const SyncedKey = defineSearchAttributeKey('Synced', SearchAttributeType.KEYWORD);
+
+export const ALL_SEARCH_ATTRIBUTE_KEYS = [ResourceKindKey, ResourceNamespaceKey, ResourceNameKey, ReadyKey, SyncedKey];
