@@ -1,0 +1,20 @@
+// Replays recorded workflow histories against today's workflow code. A change that would make
+// running workflows non-deterministic fails here; gate such changes with patched().
+// Re-record with: RECORD_HISTORIES=1 npx vitest run workflows/reconcile.test.ts
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { bundleWorkflows } from '../unit/temporal-env';
+
+const dir = join(import.meta.dirname, 'histories');
+
+describe('recorded workflow histories', async () => {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  const workflowBundle = await bundleWorkflows();
+  it('exist', () => expect(files.length).toBeGreaterThan(0));
+  it.each(files)('%s replays deterministically', async (file) => {
+    const history = JSON.parse(await readFile(join(dir, file), 'utf8'));
+    await Worker.runReplayHistory({ workflowBundle }, history, file);
+  });
+});

@@ -1,0 +1,143 @@
+// An in-memory stand-in for the API server and the provider, for workflow unit tests only.
+// It implements the same activity functions as activities/reconcile.ts, so the workflow under
+// test is the real one; only the I/O behind it is simulated.
+import { ApplicationFailure } from '@temporalio/common';
+import type { ReconcileActivities, WriteBack } from '../../activities/reconcile';
+import type { Condition } from '../../apis/conditions';
+import type { ManagementAction } from '../../apis/managed';
+import type { PassObservation } from '../../workflows/observation';
+
+export interface WorldObject {
+  uid: string;
+  generation: number;
+  resourceVersion: number;
+  deleting: boolean;
+  paused: boolean;
+  finalizer: boolean;
+  externalName?: string;
+  deletionPolicy: 'Delete' | 'Orphan';
+  managementPolicies: ManagementAction[];
+  conditions: Condition[];
+  observedGeneration?: number;
+}
+
+export class World {
+  object: WorldObject | undefined = newObject('uid-1');
+  external = new Map<string, { upToDate: boolean }>();
+  calls: string[] = [];
+  events: string[] = [];
+  /** Thrown by the next createExternal calls, in order. */
+  createFailures: Error[] = [];
+  poll = { steadySeconds: 2, pendingSeconds: 0.2 };
+
+  count(name: string): number {
+    return this.calls.filter((c) => c === name).length;
+  }
+
+  condition(type: string): Condition | undefined {
+    return this.object?.conditions.find((c) => c.type === type);
+  }
+
+  private bump(o: WorldObject): void {
+    o.resourceVersion += 1;
+    if (o.deleting && !o.finalizer) this.object = undefined;
+  }
+
+  private live(uid: string): WorldObject {
+    if (!this.object || this.object.uid !== uid) throw ApplicationFailure.nonRetryable('gone', 'ObjectGone');
+    return this.object;
+  }
+
+  activities(): ReconcileActivities {
+    const world = this;
+    return {
+      async observe(): Promise<PassObservation> {
+        world.calls.push('observe');
+        const o = world.object;
+        if (!o) return { found: false };
+        const object = {
+          uid: o.uid,
+          generation: o.generation,
+          resourceVersion: String(o.resourceVersion),
+          deleting: o.deleting,
+          paused: o.paused,
+          hasFinalizer: o.finalizer,
+          externalName: o.externalName,
+          deletionPolicy: o.deletionPolicy,
+          managementPolicies: o.managementPolicies,
+          conditions: structuredClone(o.conditions),
+          statusObservedGeneration: o.observedGeneration,
+        };
+        if (o.paused) return { found: true, object, poll: world.poll };
+        const ext = o.externalName ? world.external.get(o.externalName) : undefined;
+        const external = ext
+          ? { resourceExists: true, resourceUpToDate: ext.upToDate, readiness: 'Available' as const, atProvider: { id: o.externalName } }
+          : { resourceExists: false, resourceUpToDate: false };
+        return { found: true, object, external, poll: world.poll };
+      },
+      async addFinalizer(_ref, uid) {
+        world.calls.push('addFinalizer');
+        const o = world.live(uid);
+        o.finalizer = true;
+        world.bump(o);
+        return 'added finalizer';
+      },
+      async removeFinalizer(_ref, uid) {
+        world.calls.push('removeFinalizer');
+        const o = world.live(uid);
+        o.finalizer = false;
+        world.bump(o);
+        return 'removed finalizer';
+      },
+      async createExternal(_ref, uid) {
+        world.calls.push('createExternal');
+        const o = world.live(uid);
+        const failure = world.createFailures.shift();
+        if (failure) throw failure;
+        const externalName = `ext-${o.uid}`;
+        world.external.set(externalName, { upToDate: true });
+        o.externalName = externalName;
+        world.bump(o);
+        return { externalName, summary: `created ${externalName}` };
+      },
+      async updateExternal(_ref, uid) {
+        world.calls.push('updateExternal');
+        const o = world.live(uid);
+        world.external.set(o.externalName!, { upToDate: true });
+        return 'updated';
+      },
+      async deleteExternal(_ref, uid) {
+        world.calls.push('deleteExternal');
+        const o = world.live(uid);
+        world.external.delete(o.externalName!);
+        return 'deleted';
+      },
+      async writeBack(_ref, uid, outcome: WriteBack) {
+        world.calls.push('writeBack');
+        const o = world.live(uid);
+        if (outcome.status) {
+          o.conditions = outcome.status.conditions;
+          o.observedGeneration = outcome.status.observedGeneration;
+        }
+        world.events.push(...outcome.events.map((e) => `${e.type} ${e.reason}: ${e.message}`));
+        world.bump(o);
+        return { resourceVersion: String(o.resourceVersion) };
+      },
+    };
+  }
+}
+
+export function newObject(uid: string, over: Partial<WorldObject> = {}): WorldObject {
+  return {
+    uid,
+    generation: 1,
+    resourceVersion: 1,
+    deleting: false,
+    paused: false,
+    finalizer: false,
+    deletionPolicy: 'Delete',
+    managementPolicies: ['*'],
+    conditions: [],
+    ...over,
+  };
+}

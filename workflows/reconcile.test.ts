@@ -1,0 +1,190 @@
+// The reconcile workflow against a real Temporal dev server, with its activities backed by an
+// in-memory world. These pin down the loop's behaviour: what it does, in what order, and when.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApplicationFailure } from '@temporalio/common';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
+import { World, newObject } from '../test/unit/world';
+import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery, type ReconcileInput } from './api';
+import { ReadyKey, SyncedKey } from './search-attributes';
+import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+let counter = 0;
+
+beforeAll(async () => {
+  [env, bundle] = await Promise.all([startTestEnvironment(), bundleWorkflows()]);
+});
+afterAll(async () => {
+  await env?.teardown();
+});
+
+/** Runs `body` with a worker serving one fresh workflow over `world`. */
+async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, recordAs?: string): Promise<void> {
+  counter += 1;
+  const taskQueue = `reconcile-test-${counter}`;
+  const ref: ResourceRef = { group: 'ec2.aws.chronoplane.io', version: 'v1alpha1', kind: 'VPC', plural: 'vpcs', namespace: 'test', name: `vpc-${counter}` };
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: world.activities() });
+  await worker.runUntil(async () => {
+    const signal = async () =>
+      env.client.workflow.signalWithStart(RECONCILE_WORKFLOW, {
+        workflowId: workflowIdFor(ref),
+        taskQueue,
+        args: [{ ref } satisfies ReconcileInput],
+        signal: resourceEventSignal,
+        signalArgs: [{ type: 'MODIFIED', uid: world.object?.uid ?? 'gone', resourceVersion: String(world.object?.resourceVersion ?? 0) }],
+      });
+    const handle = await signal();
+    await body({ handle, signal, world });
+    if (recordAs && process.env.RECORD_HISTORIES === '1') {
+      const history = await handle.fetchHistory();
+      await writeFile(join(import.meta.dirname, '..', 'test', 'replay', 'histories', `${recordAs}.json`), historyToJSON(history));
+    }
+    const description = await handle.describe();
+    if (description.status.name === 'RUNNING') await handle.terminate('test finished');
+  });
+}
+
+interface Harness {
+  handle: Awaited<ReturnType<typeof env.client.workflow.signalWithStart>>;
+  signal: () => Promise<unknown>;
+  world: World;
+}
+
+async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('reconcile workflow', () => {
+  it('adds the finalizer, creates once, and reports Ready and Synced, also as search attributes', async () => {
+    const world = new World();
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        expect(world.calls.slice(0, 3)).toEqual(['observe', 'addFinalizer', 'createExternal']);
+        expect(world.count('createExternal')).toBe(1);
+        expect(world.condition('Synced')).toMatchObject({ status: 'True', reason: 'ReconcileSuccess', observedGeneration: 1 });
+        expect(world.events).toContain('Normal CreatedExternalResource: created ext-uid-1');
+        await eventually(async () => (await handle.query(stateQuery)).ready === 'True', 'state query');
+        const attributes = (await handle.describe()).typedSearchAttributes;
+        expect(attributes.get(ReadyKey)).toBe('True');
+        expect(attributes.get(SyncedKey)).toBe('True');
+      },
+      'create-and-settle',
+    );
+  });
+
+  it('writes nothing in the steady state: a pass that changes nothing is one observation', async () => {
+    const world = new World();
+    await withWorkflow(world, async ({ handle }) => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      const writes = world.count('writeBack');
+      const summary = await handle.executeUpdate(reconcileNowUpdate);
+      expect(summary.actions).toEqual([]);
+      expect(world.count('writeBack')).toBe(writes);
+    });
+  });
+
+  it('coalesces a burst of signals into a few passes', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2 };
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      await handle.executeUpdate(reconcileNowUpdate);
+      const before = world.count('observe');
+      await Promise.all(Array.from({ length: 50 }, () => signal()));
+      await handle.executeUpdate(reconcileNowUpdate);
+      // 50 signals and one update: the burst is taken in a handful of workflow tasks.
+      expect(world.count('observe') - before).toBeLessThanOrEqual(4);
+    });
+  });
+
+  it('shows invalid input in Synced with the provider message, and backs off instead of retrying at once', async () => {
+    const world = new World();
+    const invalid = ApplicationFailure.nonRetryable("InvalidVpc.Range: The CIDR '10.0.0.0/8' is invalid.", 'InvalidInput');
+    world.createFailures = [invalid, invalid, invalid];
+    await withWorkflow(world, async ({ handle }) => {
+      await eventually(() => world.condition('Synced')?.status === 'False', 'Synced=False');
+      expect(world.condition('Synced')).toMatchObject({ reason: 'ReconcileError', message: "InvalidVpc.Range: The CIDR '10.0.0.0/8' is invalid." });
+      expect(world.events.filter((e) => e.startsWith('Warning ReconcileError'))).toHaveLength(1);
+      // The pending poll is 0.2 s, but after a failure the next attempt waits the 5 s backoff.
+      await sleep(3_000);
+      expect(world.count('createExternal')).toBe(1);
+      expect((await handle.query(stateQuery)).consecutiveFailures).toBe(1);
+    });
+  });
+
+  it('retries transient failures through the activity retry policy and still creates once', async () => {
+    const world = new World();
+    world.createFailures = [ApplicationFailure.retryable('RequestLimitExceeded: slow down', 'Transient')];
+    await withWorkflow(world, async () => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      expect(world.count('createExternal')).toBe(2);
+      expect(world.external.size).toBe(1);
+    });
+  });
+
+  it('does nothing while paused, and does not poll', async () => {
+    const world = new World();
+    world.object = newObject('uid-1', { paused: true });
+    await withWorkflow(world, async () => {
+      await eventually(() => world.condition('Synced')?.reason === 'ReconcilePaused', 'ReconcilePaused');
+      await sleep(1_000);
+      expect(world.calls.filter((c) => c !== 'observe' && c !== 'writeBack')).toEqual([]);
+      expect(world.count('observe')).toBe(1);
+    });
+  });
+
+  it('deletes the external resource, then removes the finalizer, then ends', async () => {
+    const world = new World();
+    await withWorkflow(
+      world,
+      async ({ handle, signal }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        world.object!.deleting = true;
+        await signal();
+        await handle.result();
+        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'writeBack', 'observe', 'removeFinalizer']);
+        expect(world.external.size).toBe(0);
+        expect(world.object).toBeUndefined();
+      },
+      'create-and-delete',
+    );
+  });
+
+  it('orphans the external resource with deletionPolicy Orphan', async () => {
+    const world = new World();
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      world.object!.deletionPolicy = 'Orphan';
+      world.object!.deleting = true;
+      await signal();
+      await handle.result();
+      expect(world.count('deleteExternal')).toBe(0);
+      expect(world.external.size).toBe(1);
+    });
+  });
+
+  it('treats a recreated object (same name, new uid) as new', async () => {
+    const world = new World();
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      world.object = newObject('uid-2');
+      await signal();
+      await eventually(() => world.condition('Ready')?.status === 'True', 'the new object to become Ready');
+      expect([...world.external.keys()].sort()).toEqual(['ext-uid-1', 'ext-uid-2']);
+      expect((await handle.query(stateQuery)).uid).toBe('uid-2');
+    });
+  });
+});
