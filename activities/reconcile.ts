@@ -131,18 +131,21 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
       });
     },
 
-    /** Writes a pass's outcome back: late-initialized spec fields, status, and events. */
-    async writeBack(ref: ResourceRef, uid: string, outcome: WriteBack): Promise<{ resourceVersion?: string }> {
+    /**
+     * Writes a pass's outcome back: late-initialized spec fields, status, and events. Returns
+     * the resourceVersions it produced, so the workflow can ignore their watch events.
+     */
+    async writeBack(ref: ResourceRef, uid: string, outcome: WriteBack): Promise<{ resourceVersions: string[] }> {
       return asActivity(async () => {
-        let resourceVersion: string | undefined;
+        const resourceVersions: string[] = [];
+        let status = outcome.status;
         if (outcome.lateInitialized) {
           const patched = await kube.patch(ref, uid, { spec: { forProvider: outcome.lateInitialized } });
-          resourceVersion = patched.metadata.resourceVersion;
+          resourceVersions.push(patched.metadata.resourceVersion);
+          // The late-initialized spec is the one this status describes.
+          if (status) status = restampGeneration(status, patched.metadata.generation);
         }
-        if (outcome.status) {
-          const patched = await kube.patchStatus(ref, uid, outcome.status);
-          resourceVersion = patched.metadata.resourceVersion;
-        }
+        if (status) resourceVersions.push((await kube.patchStatus(ref, uid, status)).metadata.resourceVersion);
         const now = new Date();
         // Events are best-effort: losing one must not fail the pass or repeat the status write.
         await Promise.all(
@@ -152,9 +155,17 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
             }),
           ),
         );
-        return { resourceVersion };
+        return { resourceVersions };
       });
     },
+  };
+}
+
+function restampGeneration(status: NonNullable<WriteBack['status']>, generation: number): NonNullable<WriteBack['status']> {
+  return {
+    ...status,
+    observedGeneration: generation,
+    conditions: status.conditions.map((c) => (c.observedGeneration === status.observedGeneration ? { ...c, observedGeneration: generation } : c)),
   };
 }
 

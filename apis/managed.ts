@@ -41,7 +41,7 @@ export function managedSpec<F extends TSchema>(forProvider: F) {
         description:
           'The actions Chronoplane may take on the external resource. ["*"] allows all; ["Observe"] only reads it and reports its state.',
         default: ['*'],
-        uniqueItems: true,
+        // list-type set makes the API server reject duplicates (uniqueItems is not allowed in CRDs).
         'x-kubernetes-list-type': 'set',
       }),
     ),

@@ -12,11 +12,23 @@ export interface InformerHooks {
   onConnect?: (api: KindApi) => void;
 }
 
-export function watchKind(kubeConfig: KubeConfig, api: KindApi, handle: WatchHandler, hooks: InformerHooks): Informer<KubernetesObject> {
+/** Watches one kind in every namespace, or in `namespace` only. */
+export function watchKind(
+  kubeConfig: KubeConfig,
+  api: KindApi,
+  namespace: string | undefined,
+  handle: WatchHandler,
+  hooks: InformerHooks,
+): Informer<KubernetesObject> {
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  const list = () =>
-    custom.listClusterCustomObject({ group: api.group, version: api.version, plural: api.plural }) as Promise<KubernetesListObject<KubernetesObject>>;
-  const informer = makeInformer(kubeConfig, `/apis/${api.group}/${api.version}/${api.plural}`, list);
+  const { group, version, plural } = api;
+  const list = (
+    namespace
+      ? () => custom.listNamespacedCustomObject({ group, version, plural, namespace })
+      : () => custom.listClusterCustomObject({ group, version, plural })
+  ) as () => Promise<KubernetesListObject<KubernetesObject>>;
+  const path = namespace ? `/apis/${group}/${version}/namespaces/${namespace}/${plural}` : `/apis/${group}/${version}/${plural}`;
+  const informer = makeInformer(kubeConfig, path, list);
 
   informer.on('add', (obj) => handle(api, obj, 'ADDED'));
   informer.on('update', (obj) => handle(api, obj, 'MODIFIED'));

@@ -16,7 +16,15 @@ const client = new Client({ connection, namespace: config.temporalNamespace });
 const metrics = new WatcherMetrics();
 const server = config.metricsPort > 0 ? metrics.serve(config.metricsPort) : undefined;
 
-const watcher = new Watcher({ kubeConfig, client, taskQueue: config.taskQueue, kinds: managedKinds.map((k) => k.api), logger, metrics });
+const watcher = new Watcher({
+  kubeConfig,
+  client,
+  taskQueue: config.taskQueue,
+  kinds: managedKinds.map((k) => k.api),
+  namespace: process.env.CHRONOPLANE_WATCH_NAMESPACE || undefined,
+  logger,
+  metrics,
+});
 await watcher.start();
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

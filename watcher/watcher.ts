@@ -15,6 +15,8 @@ export interface WatcherOptions {
   client: Client;
   taskQueue: string;
   kinds: readonly KindApi[];
+  /** Watch one namespace only; all namespaces when undefined. */
+  namespace?: string;
   logger: Logger;
   metrics?: WatcherMetrics;
 }
@@ -42,7 +44,7 @@ export class Watcher {
   async start(): Promise<void> {
     const { kubeConfig, kinds, logger, metrics } = this.options;
     this.informers = kinds.map((api) =>
-      watchKind(kubeConfig, api, (a, obj, type) => this.onEvent(a, obj, type), {
+      watchKind(kubeConfig, api, this.options.namespace, (a, obj, type) => this.onEvent(a, obj, type), {
         onError: (a, error, retryIn) => {
           metrics?.watchRestarts.inc({ kind: a.kind });
           logger.warn({ kind: a.kind, err: String(error), retryInSeconds: retryIn }, 'watch failed; restarting');
@@ -51,7 +53,7 @@ export class Watcher {
       }),
     );
     await Promise.all(this.informers.map((i) => i.start()));
-    logger.info({ kinds: kinds.map((k) => `${k.kind}.${k.group}`) }, 'watcher started');
+    logger.info({ kinds: kinds.map((k) => `${k.kind}.${k.group}`), namespace: this.options.namespace ?? '(all)' }, 'watcher started');
   }
 
   async stop(): Promise<void> {

@@ -38,7 +38,8 @@ export interface CarriedState {
   uid?: string;
   passes: number;
   consecutiveFailures: number;
-  lastWrittenResourceVersion?: string;
+  /** resourceVersions of the last status write-back: their watch events are our own echo. */
+  ownResourceVersions: string[];
   lastEventMessage?: string;
   ready: string;
   synced: string;

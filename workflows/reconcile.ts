@@ -31,12 +31,19 @@ const MAX_HISTORY_EVENTS = 2_000;
 
 export async function reconcileManagedResource(input: ReconcileInput): Promise<void> {
   const { ref } = input;
-  const state: CarriedState = input.carried ?? { passes: 0, consecutiveFailures: 0, ready: 'Unknown', synced: 'Unknown', dirty: true };
+  const state: CarriedState = input.carried ?? {
+    passes: 0,
+    consecutiveFailures: 0,
+    ownResourceVersions: [],
+    ready: 'Unknown',
+    synced: 'Unknown',
+    dirty: true,
+  };
   let lastPass: PassSummary | undefined;
 
   wf.setHandler(resourceEventSignal, (event) => {
     // Our own writes come back as watch events; they carry nothing new.
-    if (event.uid === state.uid && event.resourceVersion === state.lastWrittenResourceVersion) return;
+    if (event.uid === state.uid && state.ownResourceVersions.includes(event.resourceVersion)) return;
     state.dirty = true;
   });
   wf.setHandler(stateQuery, () => ({
@@ -91,7 +98,7 @@ async function reconcilePass(ref: ResourceRef, state: CarriedState): Promise<Pas
   summary.generation = object.generation;
   if (state.uid !== object.uid) {
     // A new object under the same name: nothing learned about the old one applies.
-    Object.assign(state, { uid: object.uid, consecutiveFailures: 0, lastWrittenResourceVersion: undefined, lastEventMessage: undefined });
+    Object.assign(state, { uid: object.uid, consecutiveFailures: 0, ownResourceVersions: [], lastEventMessage: undefined });
   }
 
   const plan = decide(object, observation.external, observation.externalError?.message);
@@ -119,7 +126,7 @@ async function reconcilePass(ref: ResourceRef, state: CarriedState): Promise<Pas
   const writeBack = statusWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, new Date().toISOString());
   if (writeBack) {
     const written = await effects.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [ref, object.uid, writeBack]);
-    state.lastWrittenResourceVersion = written.resourceVersion ?? state.lastWrittenResourceVersion;
+    state.ownResourceVersions = written.resourceVersions;
     if (writeBack.status) recordConditionsInSearchAttributes(state, writeBack.status.conditions);
   }
   const next = failure === undefined ? plan.next : 'backoff';

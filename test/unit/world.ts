@@ -121,7 +121,7 @@ export class World {
         }
         world.events.push(...outcome.events.map((e) => `${e.type} ${e.reason}: ${e.message}`));
         world.bump(o);
-        return { resourceVersion: String(o.resourceVersion) };
+        return { resourceVersions: [String(o.resourceVersion)] };
       },
     };
   }

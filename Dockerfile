@@ -1,0 +1,19 @@
+# The worker and watcher image for docker-compose.yml (the untested-here path; the
+# tested one is `npm run up`). Sources run as TypeScript through tsx, as they do
+# natively, so there is no build step.
+FROM node:20-bookworm-slim
+
+WORKDIR /app
+
+# Dependencies first, so editing a source file does not reinstall them. Dev
+# dependencies (vitest, tsc) are not needed to run; tsx is a runtime dependency.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+COPY . .
+
+ENV NODE_ENV=production
+USER node
+
+# docker-compose.yml sets the command per service; this default is the worker.
+CMD ["node", "--import", "tsx", "worker/main.ts"]

@@ -1,0 +1,70 @@
+// npm run up | down | status
+import { relative } from 'node:path';
+import { devStackLayout, devStackStatus, downDevStack, upDevStack, type DevStackEndpoints } from './dev-stack';
+import { repoRoot } from './paths';
+
+const USAGE = 'usage: tsx stack/cli.ts up|down|status';
+
+async function main(command: string | undefined): Promise<void> {
+  switch (command) {
+    case 'up':
+      return up();
+    case 'down':
+      return down();
+    case 'status':
+      return status();
+    default:
+      console.error(USAGE);
+      process.exitCode = 2;
+  }
+}
+
+async function up(): Promise<void> {
+  const startedAt = Date.now();
+  const endpoints = await upDevStack();
+  const problems = endpoints.bootstrap.problems.length;
+  console.log(`\nChronoplane is up (${seconds(startedAt)})${problems > 0 ? `, but ${problems} bootstrap step(s) failed (see above)` : ''}.\n`);
+  printNextSteps(endpoints);
+  if (problems > 0) process.exitCode = 1;
+}
+
+function printNextSteps(endpoints: DevStackEndpoints): void {
+  const layout = devStackLayout();
+  const example = relative(process.cwd(), `${repoRoot}/examples/vpc.yaml`);
+  console.log(`  export KUBECONFIG=${endpoints.kubeconfigPath}`);
+  console.log(`  Temporal UI:   ${endpoints.temporalUiUrl}   (frontend ${endpoints.temporalAddress}, namespace ${endpoints.temporalNamespace})`);
+  console.log(`  EC2 endpoint:  ${endpoints.ec2Endpoint}   (moto; any region, any credentials)`);
+  console.log(`  Logs:          ${layout.root}/*/logs/*.log`);
+  if (!endpoints.bootstrap.crdsApplied) console.log('  (CRDs not applied: see above; npm run up again once deploy/crds is fixed)');
+  if (endpoints.controllersMissing.length > 0) console.log(`  (not started, entry file missing: ${endpoints.controllersMissing.join(', ')})`);
+  console.log('\nTry:');
+  console.log(`  kubectl apply -f ${example}`);
+  console.log('  kubectl get vpc -w');
+  console.log('  npm run status');
+  console.log('  npm run down      # stops everything; state is kept for the next up');
+}
+
+async function down(): Promise<void> {
+  const startedAt = Date.now();
+  await downDevStack();
+  console.log(`chronoplane: stopped (${seconds(startedAt)}); state kept in ${devStackLayout().root}`);
+}
+
+async function status(): Promise<void> {
+  const statuses = await devStackStatus();
+  const nameWidth = Math.max(...statuses.map((status) => status.name.length));
+  for (const status of statuses) {
+    const state = status.running ? 'running' : 'stopped';
+    console.log(`${status.name.padEnd(nameWidth)}  ${state.padEnd(7)}  ${status.url ?? ''}`.trimEnd());
+  }
+  console.log(`\nlogs: ${devStackLayout().root}/*/logs/*.log`);
+}
+
+function seconds(since: number): string {
+  return `${((Date.now() - since) / 1000).toFixed(1)}s`;
+}
+
+main(process.argv[2]).catch((error: unknown) => {
+  console.error(`chronoplane: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,82 @@
+// Chronoplane's own processes for the dev stack: the Temporal worker (runs the
+// reconcile workflows) and the watcher (turns Kubernetes watch events into workflow
+// signals). They run from source through tsx, so `down` + `up` picks up edits.
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { repoRoot } from './paths';
+import { ensureProcess, isRunning, stopProcess, type ManagedProcess } from './processes';
+import { logTail } from './readiness';
+
+export const CONTROLLERS = ['worker', 'watcher'] as const;
+export type Controller = (typeof CONTROLLERS)[number];
+
+export const TASK_QUEUE = 'chronoplane';
+
+export interface ControllerEnvironment {
+  temporalAddress: string;
+  temporalNamespace: string;
+  kubeconfigPath: string;
+}
+
+export function controllerLogFile(dir: string, controller: Controller): string {
+  return join(dir, 'logs', `${controller}.log`);
+}
+
+function pidFile(dir: string, controller: Controller): string {
+  return join(dir, 'run', `${controller}.pid`);
+}
+
+function entryFile(controller: Controller): string {
+  return join(repoRoot, controller, 'main.ts');
+}
+
+/**
+ * Starts one controller detached, or returns undefined when its entry file does not
+ * exist (yet). An early crash (a typo, a missing import) is reported right away.
+ */
+export async function startController(
+  dir: string,
+  controller: Controller,
+  environment: ControllerEnvironment,
+): Promise<ManagedProcess | undefined> {
+  const entry = entryFile(controller);
+  try {
+    await access(entry);
+  } catch {
+    return undefined;
+  }
+  const spec = {
+    name: controller,
+    command: process.execPath,
+    args: ['--import', 'tsx', entry],
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: environment.temporalAddress,
+      TEMPORAL_NAMESPACE: environment.temporalNamespace,
+      CHRONOPLANE_TASK_QUEUE: TASK_QUEUE,
+      KUBECONFIG: environment.kubeconfigPath,
+    },
+    logFile: controllerLogFile(dir, controller),
+    pidFile: pidFile(dir, controller),
+    detached: true,
+  };
+  const started = await ensureProcess(spec);
+  if (!started.wasAlreadyRunning) {
+    // They have no port to probe; most start-up failures show within seconds.
+    await sleep(3_000);
+    if (!(await isRunning(spec.pidFile))) {
+      throw new Error(`${controller} exited right after starting. Last lines of ${spec.logFile}:\n${await logTail(spec.logFile)}`);
+    }
+  }
+  return started;
+}
+
+export async function stopController(dir: string, controller: Controller): Promise<void> {
+  await stopProcess(pidFile(dir, controller));
+}
+
+export async function controllerRunning(dir: string, controller: Controller): Promise<boolean> {
+  return isRunning(pidFile(dir, controller));
+}

@@ -1,0 +1,157 @@
+// The developer's stack behind `npm run up` / `down` / `status`: fixed ports,
+// state under ~/.local/state/chronoplane, every server detached so `up` returns
+// with everything running. Each start is skipped when that server already runs,
+// which makes `up` safe to repeat; `down` stops processes and keeps their state.
+import { join } from 'node:path';
+import { bootstrapCluster, type BootstrapResult } from './cluster-bootstrap';
+import { CONTROLLERS, controllerLogFile, controllerRunning, startController, stopController, type Controller } from './controllers';
+import { ensureInstalled } from './install';
+import { KUBE_COMPONENTS, kubeComponentRunning, kubeLogFile, startKubeCluster, stopKubeCluster } from './kube';
+import { motoLogFile, motoRunning, startMoto, stopMoto } from './moto';
+import { stateDir } from './paths';
+import { DEV_PORTS } from './ports';
+import type { ManagedProcess } from './processes';
+import { progress } from './progress';
+import { startTemporal, stopTemporal, temporalLogFile, temporalRunning } from './temporal';
+
+export const DEV_CLUSTER_NAME = 'chronoplane';
+
+export interface DevStackLayout {
+  root: string;
+  kubeDir: string;
+  temporalDir: string;
+  motoDir: string;
+  controllersDir: string;
+}
+
+export function devStackLayout(root = stateDir()): DevStackLayout {
+  return {
+    root,
+    kubeDir: join(root, 'kube'),
+    temporalDir: join(root, 'temporal'),
+    motoDir: join(root, 'moto'),
+    controllersDir: join(root, 'controllers'),
+  };
+}
+
+export interface DevStackEndpoints {
+  kubeconfigPath: string;
+  kubeServer: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  temporalUiUrl: string;
+  ec2Endpoint: string;
+  /** The controllers whose entry file does not exist yet, so they were not started. */
+  controllersMissing: Controller[];
+  bootstrap: BootstrapResult;
+}
+
+export async function upDevStack(layout = devStackLayout()): Promise<DevStackEndpoints> {
+  await ensureInstalled();
+
+  const [kube, temporal, moto] = await Promise.all([
+    startKubeCluster({
+      dir: layout.kubeDir,
+      name: DEV_CLUSTER_NAME,
+      apiserverPort: DEV_PORTS.kubeApiserver,
+      etcdClientPort: DEV_PORTS.etcdClient,
+      etcdPeerPort: DEV_PORTS.etcdPeer,
+      detached: true,
+    }),
+    startTemporal({ dir: layout.temporalDir, port: DEV_PORTS.temporal, uiPort: DEV_PORTS.temporalUi, detached: true }),
+    startMoto({ dir: layout.motoDir, port: DEV_PORTS.moto, detached: true }),
+  ]);
+  for (const started of [...kube.processes, temporal.process, moto.process]) reportStart(started);
+
+  const bootstrap = await bootstrapCluster(kube.kubeconfigPath, moto.endpoint);
+  for (const problem of bootstrap.problems) progress(`error: ${problem}`);
+
+  const controllerEnvironment = {
+    temporalAddress: temporal.address,
+    temporalNamespace: temporal.namespace,
+    kubeconfigPath: kube.kubeconfigPath,
+  };
+  const controllers = await Promise.all(
+    CONTROLLERS.map(async (controller) => ({
+      controller,
+      started: await startController(layout.controllersDir, controller, controllerEnvironment),
+    })),
+  );
+  const controllersMissing: Controller[] = [];
+  for (const { controller, started } of controllers) {
+    if (started) {
+      reportStart(started);
+    } else {
+      controllersMissing.push(controller);
+      progress(`warning: ${controller}/main.ts does not exist yet; ${controller} not started`);
+    }
+  }
+
+  return {
+    kubeconfigPath: kube.kubeconfigPath,
+    kubeServer: kube.server,
+    temporalAddress: temporal.address,
+    temporalNamespace: temporal.namespace,
+    temporalUiUrl: temporal.uiUrl,
+    ec2Endpoint: moto.endpoint,
+    controllersMissing,
+    bootstrap,
+  };
+}
+
+function reportStart(started: ManagedProcess): void {
+  progress(`${started.name}: ${started.wasAlreadyRunning ? 'already running' : 'started'} (pid ${started.pid})`);
+}
+
+/** Stops everything in the reverse order of `up`. All state stays on disk. */
+export async function downDevStack(layout = devStackLayout()): Promise<void> {
+  for (const controller of [...CONTROLLERS].reverse()) await stopController(layout.controllersDir, controller);
+  await stopMoto(layout.motoDir);
+  await stopTemporal(layout.temporalDir);
+  await stopKubeCluster(layout.kubeDir);
+}
+
+export interface ComponentStatus {
+  name: string;
+  running: boolean;
+  /** Where to reach it, if it serves anything. */
+  url?: string;
+  logFile: string;
+}
+
+export async function devStackStatus(layout = devStackLayout()): Promise<ComponentStatus[]> {
+  const kubeUrls: Record<(typeof KUBE_COMPONENTS)[number], string | undefined> = {
+    etcd: `http://127.0.0.1:${DEV_PORTS.etcdClient}`,
+    'kube-apiserver': `https://127.0.0.1:${DEV_PORTS.kubeApiserver}`,
+    'kube-controller-manager': undefined,
+  };
+  const statuses: ComponentStatus[] = [];
+  for (const component of KUBE_COMPONENTS) {
+    statuses.push({
+      name: component,
+      running: await kubeComponentRunning(layout.kubeDir, component),
+      url: kubeUrls[component],
+      logFile: kubeLogFile(layout.kubeDir, component),
+    });
+  }
+  statuses.push({
+    name: 'temporal',
+    running: await temporalRunning(layout.temporalDir),
+    url: `127.0.0.1:${DEV_PORTS.temporal} (UI http://127.0.0.1:${DEV_PORTS.temporalUi})`,
+    logFile: temporalLogFile(layout.temporalDir),
+  });
+  statuses.push({
+    name: 'moto',
+    running: await motoRunning(layout.motoDir),
+    url: `http://127.0.0.1:${DEV_PORTS.moto}`,
+    logFile: motoLogFile(layout.motoDir),
+  });
+  for (const controller of CONTROLLERS) {
+    statuses.push({
+      name: controller,
+      running: await controllerRunning(layout.controllersDir, controller),
+      logFile: controllerLogFile(layout.controllersDir, controller),
+    });
+  }
+  return statuses;
+}

@@ -1,0 +1,177 @@
+// Installs the real servers the stack runs, on a fresh machine or in seconds on a
+// warm one. Each ensure* function is idempotent: it checks a stamp (what was built
+// or installed, and from what) and only does work when that is missing or stale.
+import { createHash } from 'node:crypto';
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { join } from 'node:path';
+import { binDir, cacheDir, repoRoot } from './paths';
+import { progress } from './progress';
+import { commandExists, runCommand } from './run-command';
+
+// Newer CLI tags carry replace directives, which `go install pkg@version` refuses.
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+export const MOTO_VERSION = '5.2.5';
+
+const kubeModuleDir = join(repoRoot, 'tools', 'kube');
+const kubeCommands = ['kube-apiserver', 'kube-controller-manager'] as const;
+
+export interface InstalledTools {
+  temporal: string;
+  kubeApiserver: string;
+  kubeControllerManager: string;
+  etcd: string;
+  kubectl: string;
+  /** The venv's python, which has moto installed. */
+  motoPython: string;
+}
+
+/** Installs (or finds) everything; every step is quick when already done. */
+export async function ensureInstalled(): Promise<InstalledTools> {
+  await ensureOpenssl();
+  const etcd = await ensureEtcd();
+  const kubectl = await ensureKubectl();
+  const temporal = await ensureTemporalBinary();
+  const { kubeApiserver, kubeControllerManager } = await ensureKubeBinaries();
+  const motoPython = await ensureMotoVenv();
+  return { temporal, kubeApiserver, kubeControllerManager, etcd, kubectl, motoPython };
+}
+
+export async function ensureTemporalBinary(): Promise<string> {
+  const binary = join(binDir(), 'temporal');
+  const stamp = join(binDir(), 'temporal.stamp');
+  const wanted = `github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}`;
+  if ((await isExecutable(binary)) && (await readStamp(stamp)) === wanted) return binary;
+
+  await ensureGo();
+  progress(`building the temporal CLI ${TEMPORAL_CLI_VERSION} (first run only, ~3 min)…`);
+  await mkdir(binDir(), { recursive: true });
+  const logFile = join(cacheDir(), 'temporal-build.log');
+  await runCommand('go', ['install', wanted], { env: { ...process.env, GOBIN: binDir() }, logFile });
+  await writeFile(stamp, wanted);
+  return binary;
+}
+
+/**
+ * Builds kube-apiserver and kube-controller-manager from tools/kube. The stamp is a
+ * hash of go.mod and go.sum, so changing the pinned Kubernetes version rebuilds.
+ */
+export async function ensureKubeBinaries(): Promise<{ kubeApiserver: string; kubeControllerManager: string }> {
+  const binaries = {
+    kubeApiserver: join(binDir(), 'kube-apiserver'),
+    kubeControllerManager: join(binDir(), 'kube-controller-manager'),
+  };
+  const stamp = join(binDir(), 'kube.stamp');
+  const wanted = await kubeModuleHash();
+  const built = (await isExecutable(binaries.kubeApiserver)) && (await isExecutable(binaries.kubeControllerManager));
+  if (built && (await readStamp(stamp)) === wanted) return binaries;
+
+  await ensureGo();
+  progress('building kube-apiserver and kube-controller-manager (first run only: ~5 min on 2 cores, more if Go modules must be downloaded)…');
+  await mkdir(binDir(), { recursive: true });
+  // A stale stamp must not survive a failed rebuild.
+  await rm(stamp, { force: true });
+  const logFile = join(cacheDir(), 'kube-build.log');
+  progress(`  build log: ${logFile}`);
+  await runCommand(
+    'go',
+    [
+      'build',
+      // The binaries must not depend on the state of this repo's work tree.
+      '-buildvcs=false',
+      '-trimpath',
+      '-ldflags=-s -w',
+      '-o',
+      `${binDir()}/`,
+      ...kubeCommands.map((command) => `k8s.io/kubernetes/cmd/${command}`),
+    ],
+    { cwd: kubeModuleDir, logFile },
+  );
+  await writeFile(stamp, wanted);
+  return binaries;
+}
+
+async function kubeModuleHash(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of ['go.mod', 'go.sum']) hash.update(await readFile(join(kubeModuleDir, file)));
+  return hash.digest('hex');
+}
+
+/** Debian's etcd-server; kube-apiserver only needs a plain etcd v3 endpoint. */
+export async function ensureEtcd(): Promise<string> {
+  const etcd = '/usr/bin/etcd';
+  if (await isExecutable(etcd)) return etcd;
+  progress('installing etcd (apt-get install etcd-server)…');
+  await aptInstall('etcd-server');
+  return etcd;
+}
+
+export async function ensureOpenssl(): Promise<void> {
+  if (await commandExists('openssl')) return;
+  progress('installing openssl (apt-get)…');
+  await aptInstall('openssl');
+}
+
+export async function ensureKubectl(): Promise<string> {
+  if (await commandExists('kubectl')) return 'kubectl';
+  throw new Error('kubectl is not on PATH; the stack uses it to apply manifests (the machine image normally has it)');
+}
+
+/** A private venv with moto's server extras, pinned; the stamp records the version. */
+export async function ensureMotoVenv(): Promise<string> {
+  const venv = join(cacheDir(), 'venv');
+  const python = join(venv, 'bin', 'python');
+  const stamp = join(venv, 'chronoplane-moto.version');
+  if ((await isExecutable(python)) && (await readStamp(stamp)) === MOTO_VERSION) return python;
+
+  progress(`installing moto ${MOTO_VERSION} into ${venv} (first run only, ~1 min)…`);
+  if (!(await isExecutable(python))) {
+    try {
+      await runCommand('python3', ['-m', 'venv', venv]);
+    } catch {
+      // Debian's python3 ships venv support as a separate package.
+      await aptInstall('python3-venv');
+      await rm(venv, { recursive: true, force: true });
+      await runCommand('python3', ['-m', 'venv', venv]);
+    }
+  }
+  await runCommand(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `moto[server]==${MOTO_VERSION}`], {
+    logFile: join(cacheDir(), 'moto-install.log'),
+  });
+  await writeFile(stamp, MOTO_VERSION);
+  return python;
+}
+
+async function ensureGo(): Promise<void> {
+  if (await commandExists('go')) return;
+  throw new Error('the Go toolchain (>= 1.24) is needed to build temporal and kube-apiserver, but `go` is not on PATH');
+}
+
+let aptListsUpdated = false;
+
+async function aptInstall(pkg: string): Promise<void> {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // A fresh machine has no package lists; update once per run, not per package.
+  if (!aptListsUpdated) {
+    await runCommand('apt-get', ['update'], { env });
+    aptListsUpdated = true;
+  }
+  await runCommand('apt-get', ['install', '-y', '--no-install-recommends', pkg], { env });
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readStamp(path: string): Promise<string | undefined> {
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch {
+    return undefined;
+  }
+}

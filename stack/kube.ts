@@ -1,0 +1,202 @@
+// A real single-node Kubernetes control plane without nodes: etcd, kube-apiserver
+// and kube-controller-manager (namespace deletion, garbage collection, service
+// accounts). Nothing runs pods; the cluster only stores and serves objects, which
+// is all a control plane of custom resources needs. The same function starts the
+// dev cluster, a second "remote" cluster, or a throwaway cluster for tests.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensureEtcd, ensureKubeBinaries } from './install';
+import { writeKubeconfig } from './kubeconfig';
+import { ensurePki, type Pki } from './pki';
+import { ensureProcess, isRunning, stopProcess, type ManagedProcess } from './processes';
+import { httpProbe, waitUntilReady } from './readiness';
+
+export interface KubeClusterOptions {
+  /** Holds pki/, etcd data, kubeconfig, logs/ and run/; state survives restarts. */
+  dir: string;
+  /** Names the kubeconfig's cluster/user/context and the etcd member. */
+  name: string;
+  apiserverPort: number;
+  etcdClientPort: number;
+  etcdPeerPort: number;
+  /** true: outlive this process (npm run up); false: die with it (tests). */
+  detached: boolean;
+}
+
+export interface KubeCluster {
+  /** Admin kubeconfig (CN=chronoplane-admin, O=system:masters). */
+  kubeconfigPath: string;
+  server: string;
+  processes: ManagedProcess[];
+  stop(): Promise<void>;
+}
+
+const SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24';
+const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+
+/** The components in start order; stopping goes the other way. */
+export const KUBE_COMPONENTS = ['etcd', 'kube-apiserver', 'kube-controller-manager'] as const;
+export type KubeComponent = (typeof KUBE_COMPONENTS)[number];
+
+export function kubeconfigPathOf(dir: string): string {
+  return join(dir, 'kubeconfig');
+}
+
+export function kubeLogFile(dir: string, component: KubeComponent): string {
+  return join(dir, 'logs', `${component}.log`);
+}
+
+function pidFile(dir: string, component: KubeComponent): string {
+  return join(dir, 'run', `${component}.pid`);
+}
+
+export async function startKubeCluster(options: KubeClusterOptions): Promise<KubeCluster> {
+  const { dir, name, detached } = options;
+  const [etcd, binaries] = await Promise.all([ensureEtcd(), ensureKubeBinaries()]);
+  await mkdir(dir, { recursive: true });
+  const pki = await ensurePki(join(dir, 'pki'));
+  const server = `https://127.0.0.1:${options.apiserverPort}`;
+  const kubeconfigPath = kubeconfigPathOf(dir);
+  const controllerManagerKubeconfig = join(dir, 'controller-manager.kubeconfig');
+  await writeKubeconfig({
+    path: kubeconfigPath,
+    name,
+    server,
+    caCertFile: pki.caCert,
+    clientCertFile: pki.adminCert,
+    clientKeyFile: pki.adminKey,
+  });
+  await writeKubeconfig({
+    path: controllerManagerKubeconfig,
+    name,
+    server,
+    caCertFile: pki.caCert,
+    clientCertFile: pki.controllerManagerCert,
+    clientKeyFile: pki.controllerManagerKey,
+  });
+  const adminTls = { caFile: pki.caCert, certFile: pki.adminCert, keyFile: pki.adminKey };
+  const spec = (component: KubeComponent, command: string, args: string[]) => ({
+    name: component,
+    command,
+    args,
+    logFile: kubeLogFile(dir, component),
+    pidFile: pidFile(dir, component),
+    detached,
+  });
+
+  const processes: ManagedProcess[] = [];
+  try {
+    const etcdSpec = spec('etcd', etcd, etcdArgs(options));
+    processes.push(await ensureProcess(etcdSpec));
+    await waitUntilReady({
+      name: 'etcd',
+      probe: httpProbe(`http://127.0.0.1:${options.etcdClientPort}/health`),
+      logFile: etcdSpec.logFile,
+      pidFile: etcdSpec.pidFile,
+      timeoutMs: 30_000,
+    });
+
+    const apiserverSpec = spec('kube-apiserver', binaries.kubeApiserver, apiserverArgs(options, pki));
+    processes.push(await ensureProcess(apiserverSpec));
+    await waitUntilReady({
+      name: 'kube-apiserver',
+      probe: httpProbe(`${server}/readyz`, { tls: adminTls }),
+      logFile: apiserverSpec.logFile,
+      pidFile: apiserverSpec.pidFile,
+      timeoutMs: 120_000,
+    });
+
+    const controllerManagerSpec = spec(
+      'kube-controller-manager',
+      binaries.kubeControllerManager,
+      controllerManagerArgs(options, pki, controllerManagerKubeconfig),
+    );
+    processes.push(await ensureProcess(controllerManagerSpec));
+    // It serves nothing we can probe (--secure-port=0); the service-account
+    // controller creating default/default shows that it is connected and working.
+    await waitUntilReady({
+      name: 'kube-controller-manager',
+      probe: httpProbe(`${server}/api/v1/namespaces/default/serviceaccounts/default`, { tls: adminTls }),
+      logFile: controllerManagerSpec.logFile,
+      pidFile: controllerManagerSpec.pidFile,
+      timeoutMs: 60_000,
+    });
+  } catch (error) {
+    // Leave nothing half-started behind a failed start in tests; a detached
+    // start keeps what runs so that `status` and the logs can be inspected.
+    if (!detached) await stopAll(processes);
+    throw error;
+  }
+  return { kubeconfigPath, server, processes, stop: () => stopKubeCluster(dir) };
+}
+
+/** Stops whatever of the cluster in `dir` is running; its etcd data stays. */
+export async function stopKubeCluster(dir: string): Promise<void> {
+  for (const component of [...KUBE_COMPONENTS].reverse()) await stopProcess(pidFile(dir, component));
+}
+
+export async function kubeComponentRunning(dir: string, component: KubeComponent): Promise<boolean> {
+  return isRunning(pidFile(dir, component));
+}
+
+async function stopAll(processes: ManagedProcess[]): Promise<void> {
+  for (const managed of [...processes].reverse()) await managed.stop();
+}
+
+function etcdArgs(options: KubeClusterOptions): string[] {
+  const clientUrl = `http://127.0.0.1:${options.etcdClientPort}`;
+  const peerUrl = `http://127.0.0.1:${options.etcdPeerPort}`;
+  return [
+    `--name=${options.name}`,
+    `--data-dir=${join(options.dir, 'etcd')}`,
+    `--listen-client-urls=${clientUrl}`,
+    `--advertise-client-urls=${clientUrl}`,
+    `--listen-peer-urls=${peerUrl}`,
+    `--initial-advertise-peer-urls=${peerUrl}`,
+    `--initial-cluster=${options.name}=${peerUrl}`,
+    '--logger=zap',
+    '--log-outputs=stderr',
+    '--log-level=warn',
+  ];
+}
+
+function apiserverArgs(options: KubeClusterOptions, pki: Pki): string[] {
+  return [
+    `--etcd-servers=http://127.0.0.1:${options.etcdClientPort}`,
+    // Secure serving only, and only on loopback.
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--secure-port=${options.apiserverPort}`,
+    `--cert-dir=${join(options.dir, 'pki')}`,
+    `--tls-cert-file=${pki.apiserverCert}`,
+    `--tls-private-key-file=${pki.apiserverKey}`,
+    `--client-ca-file=${pki.caCert}`,
+    '--authorization-mode=RBAC',
+    `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
+    `--service-account-key-file=${pki.serviceAccountPublicKey}`,
+    `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+    `--service-cluster-ip-range=${SERVICE_CLUSTER_IP_RANGE}`,
+    // Lean for a 2-core machine: no request queuing machinery, and no reconciling of
+    // the `kubernetes` Service's endpoints (there is no network to point them at).
+    '--enable-priority-and-fairness=false',
+    '--endpoint-reconciler-type=none',
+    '--profiling=false',
+  ];
+}
+
+function controllerManagerArgs(options: KubeClusterOptions, pki: Pki, kubeconfig: string): string[] {
+  return [
+    `--kubeconfig=${kubeconfig}`,
+    // Nothing needs its metrics or health endpoints, and a fixed port would stop
+    // a second cluster on the same machine from starting.
+    '--secure-port=0',
+    '--leader-elect=false',
+    '--controllers=namespace,garbagecollector,serviceaccount,serviceaccount-token',
+    // Each controller acts as its own service account, bound by RBAC's bootstrap
+    // roles (system:controller:namespace-controller, …), as in a real cluster.
+    '--use-service-account-credentials=true',
+    `--service-account-private-key-file=${pki.serviceAccountKey}`,
+    `--root-ca-file=${pki.caCert}`,
+    `--cluster-name=${options.name}`,
+  ];
+}

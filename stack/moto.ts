@@ -1,0 +1,76 @@
+// moto's AWS emulator (EC2 is what the providers use), run from a private venv
+// through stack/moto_with_journal.py, which journals state-changing requests to
+// `dir/journal.jsonl` and replays them at start. That keeps VPCs and their ids
+// across `npm run down` / `npm run up`; see that file for why replay is exact.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensureMotoVenv } from './install';
+import { repoRoot } from './paths';
+import { ensureProcess, isRunning, stopProcess, type ManagedProcess } from './processes';
+import { httpProbe, waitUntilReady } from './readiness';
+
+export interface MotoOptions {
+  /** Holds journal.jsonl (moto's state), logs/ and run/. */
+  dir: string;
+  port: number;
+  /** true: outlive this process (npm run up); false: die with it (tests). */
+  detached: boolean;
+}
+
+export interface MotoServer {
+  /** Pass as `endpoint` to AWS SDK clients (any region, any credentials). */
+  endpoint: string;
+  process: ManagedProcess;
+  stop(): Promise<void>;
+}
+
+const launcher = join(repoRoot, 'stack', 'moto_with_journal.py');
+
+export function motoLogFile(dir: string): string {
+  return join(dir, 'logs', 'moto.log');
+}
+
+export function motoJournalFile(dir: string): string {
+  return join(dir, 'journal.jsonl');
+}
+
+function pidFile(dir: string): string {
+  return join(dir, 'run', 'moto.pid');
+}
+
+export async function startMoto(options: MotoOptions): Promise<MotoServer> {
+  const python = await ensureMotoVenv();
+  await mkdir(options.dir, { recursive: true });
+  const endpoint = `http://127.0.0.1:${options.port}`;
+  const spec = {
+    name: 'moto',
+    command: python,
+    args: ['-u', launcher, '--host', '127.0.0.1', '--port', String(options.port), '--journal', motoJournalFile(options.dir)],
+    logFile: motoLogFile(options.dir),
+    pidFile: pidFile(options.dir),
+    detached: options.detached,
+  };
+  const serverProcess = await ensureProcess(spec);
+  try {
+    await waitUntilReady({
+      name: 'moto',
+      // moto's dashboard page: static, cheap, and served only once replay is done.
+      probe: httpProbe(`${endpoint}/moto-api/`),
+      logFile: spec.logFile,
+      pidFile: spec.pidFile,
+      timeoutMs: 60_000,
+    });
+  } catch (error) {
+    if (!options.detached) await serverProcess.stop();
+    throw error;
+  }
+  return { endpoint, process: serverProcess, stop: () => stopMoto(options.dir) };
+}
+
+export async function stopMoto(dir: string): Promise<void> {
+  await stopProcess(pidFile(dir));
+}
+
+export async function motoRunning(dir: string): Promise<boolean> {
+  return isRunning(pidFile(dir));
+}

@@ -1,0 +1,25 @@
+// Starts the real servers once for the whole integration run (kube-apiserver with etcd and
+// kube-controller-manager, the Temporal dev server, moto), installs the CRDs and the default
+// ProviderConfig, and hands the endpoints to the test files. Each file then runs its own
+// worker and watcher against them (see harness.ts).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { ensureInstalled } from '../../stack/install';
+import { startTestStack } from '../../stack/test-stack';
+
+export default async function setup(project: TestProject) {
+  await ensureInstalled();
+  const dir = await mkdtemp(join(tmpdir(), 'chronoplane-it-'));
+  const stack = await startTestStack({ dir, bootstrap: true });
+  project.provide('kubeconfigPath', stack.kubeconfigPath);
+  project.provide('temporalAddress', stack.temporalAddress);
+  project.provide('ec2Endpoint', stack.ec2Endpoint);
+  console.log(`integration stack up: Temporal UI ${stack.uiUrl}, kubeconfig ${stack.kubeconfigPath}`);
+  return async () => {
+    await stack.stop();
+    // Keep the state when asked, to look at a failed run in the UI or with kubectl.
+    if (process.env.CHRONOPLANE_KEEP_TEST_STACK !== '1') await rm(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,187 @@
+// What an integration test file works with: its own Kubernetes namespace, and its own worker
+// and watcher processes (real ones, started the way `npm run up` starts them) on its own task
+// queue, against the servers global-setup started once for the whole run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { EC2Client, DescribeVpcsCommand, type Vpc } from '@aws-sdk/client-ec2';
+import { Client, Connection } from '@temporalio/client';
+import { parse } from 'yaml';
+import { runKubectl } from './kubectl';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+
+export interface VpcObject {
+  metadata: { name: string; namespace: string; uid: string; generation: number; annotations?: Record<string, string>; finalizers?: string[] };
+  spec: Record<string, any>;
+  status?: { atProvider?: Record<string, any>; conditions?: { type: string; status: string; reason: string; message?: string }[]; observedGeneration?: number };
+}
+
+export class ControlPlane {
+  readonly ec2: EC2Client;
+  private worker?: ChildProcess;
+  private watcher?: ChildProcess;
+  readonly logs: string[] = [];
+
+  private constructor(
+    readonly namespace: string,
+    readonly taskQueue: string,
+    readonly temporal: Client,
+    private readonly connection: Connection,
+    private readonly extraEnv: Record<string, string>,
+  ) {
+    this.ec2 = new EC2Client({
+      region: 'us-east-1',
+      endpoint: inject('ec2Endpoint'),
+      credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
+    });
+  }
+
+  /** `env` overrides the worker's and watcher's environment for the whole file. */
+  static async start(label: string, env: Record<string, string> = {}): Promise<ControlPlane> {
+    const suffix = randomBytes(3).toString('hex');
+    const namespace = `it-${label}-${suffix}`;
+    await runKubectl(['create', 'namespace', namespace]);
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    const plane = new ControlPlane(namespace, `it-${label}-${suffix}`, new Client({ connection }), connection, env);
+    await Promise.all([plane.startWorker(), plane.startWatcher()]);
+    return plane;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.stopWorker(), this.stopWatcher()]);
+    await this.connection.close();
+    this.ec2.destroy();
+  }
+
+  private env(extra: Record<string, string>): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      KUBECONFIG: inject('kubeconfigPath'),
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_NAMESPACE: 'default',
+      CHRONOPLANE_TASK_QUEUE: this.taskQueue,
+      CHRONOPLANE_WATCH_NAMESPACE: this.namespace,
+      // Short polls keep drift tests quick; production defaults are a minute and 5 s.
+      CHRONOPLANE_POLL_STEADY_SECONDS: '3',
+      CHRONOPLANE_POLL_PENDING_SECONDS: '1',
+      CHRONOPLANE_METRICS_PORT: '0',
+      ...this.extraEnv,
+      ...extra,
+    };
+  }
+
+  private async spawnComponent(entry: string, readyMessage: string, env: Record<string, string>): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: repoRoot, env: this.env(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const ready = new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        const text = chunk.toString();
+        this.logs.push(text);
+        if (text.includes(readyMessage)) resolve();
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`${entry} exited with ${code} before it was ready:\n${this.logs.slice(-20).join('')}`)));
+    });
+    await ready;
+    return child;
+  }
+
+  async startWorker(extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
+    this.worker = await this.spawnComponent('worker/main.ts', 'worker started', extraEnv);
+    return this.worker;
+  }
+
+  async startWatcher(): Promise<void> {
+    this.watcher = await this.spawnComponent('watcher/main.ts', 'watcher started', {});
+  }
+
+  /** Waits for the worker to exit by itself (for example at a failpoint) and returns its exit code. */
+  async workerExit(): Promise<number | null> {
+    const worker = this.worker!;
+    if (worker.exitCode !== null) return worker.exitCode;
+    const [code] = (await once(worker, 'exit')) as [number | null];
+    return code;
+  }
+
+  async stopWorker(): Promise<void> {
+    await stopChild(this.worker);
+    this.worker = undefined;
+  }
+
+  async stopWatcher(): Promise<void> {
+    await stopChild(this.watcher);
+    this.watcher = undefined;
+  }
+
+  async kubectl(args: string[], stdin?: string): Promise<string> {
+    return runKubectl(['-n', this.namespace, ...args], stdin);
+  }
+
+  /** Sent as JSON: kubectl reads YAML 1.1, where an unquoted `yes` would become a boolean. */
+  async apply(manifest: object): Promise<void> {
+    await this.kubectl(['apply', '-f', '-'], JSON.stringify(manifest));
+  }
+
+  async getVpc(name: string): Promise<VpcObject | undefined> {
+    try {
+      return parse(await this.kubectl(['get', 'vpc', name, '-o', 'yaml'])) as VpcObject;
+    } catch (error) {
+      if (String(error).includes('NotFound')) return undefined;
+      throw error;
+    }
+  }
+
+  async vpcsTaggedWithUid(uid: string): Promise<Vpc[]> {
+    const found = await this.ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:chronoplane.io/uid', Values: [uid] }] }));
+    return found.Vpcs ?? [];
+  }
+
+  async describeVpc(vpcId: string): Promise<Vpc | undefined> {
+    try {
+      return (await this.ec2.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs?.[0];
+    } catch (error) {
+      if ((error as { name?: string }).name?.includes('NotFound')) return undefined;
+      throw error;
+    }
+  }
+}
+
+async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export function condition(vpc: VpcObject | undefined, type: string) {
+  return vpc?.status?.conditions?.find((c) => c.type === type);
+}
+
+export async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export function vpcManifest(name: string, forProvider: Record<string, unknown>, extra: { annotations?: Record<string, string>; spec?: Record<string, unknown> } = {}) {
+  return {
+    apiVersion: 'ec2.aws.chronoplane.io/v1alpha1',
+    kind: 'VPC',
+    metadata: { name, ...(extra.annotations ? { annotations: extra.annotations } : {}) },
+    spec: { forProvider: { region: 'us-east-1', ...forProvider }, ...extra.spec },
+  };
+}
