@@ -8,12 +8,14 @@ export interface ChronoplaneConfig {
   logLevel: string;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaultMetricsPort = 0): ChronoplaneConfig {
+/** `component` picks the metrics port variable, so a worker and a watcher on one host do not collide. */
+export function loadConfig(component: 'worker' | 'watcher', env: NodeJS.ProcessEnv = process.env): ChronoplaneConfig {
+  const metrics = component === 'worker' ? { variable: 'CHRONOPLANE_WORKER_METRICS_PORT', port: 9465 } : { variable: 'CHRONOPLANE_WATCHER_METRICS_PORT', port: 9464 };
   return {
     temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     taskQueue: env.CHRONOPLANE_TASK_QUEUE ?? 'chronoplane',
-    metricsPort: numberFrom(env.CHRONOPLANE_METRICS_PORT, defaultMetricsPort),
+    metricsPort: numberFrom(env[metrics.variable], metrics.port),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

@@ -4,6 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Connector } from './external-client';
 
+
 export interface KindApi {
   group: string;
   version: string;
@@ -50,4 +51,19 @@ export function workflowIdFor(ref: ResourceRef): string {
 
 export function refFor(api: KindApi, namespace: string, name: string): ResourceRef {
   return { group: api.group, version: api.version, kind: api.kind, plural: api.plural, namespace, name };
+}
+
+/**
+ * Defers loading a provider's SDK until the first connect. Processes that only need a kind's
+ * API identity (the watcher, the CRD generator) then never load it: the EC2 SDK alone costs
+ * about 100 MiB of memory.
+ */
+export function lazyConnector<F, A>(load: () => Promise<Connector<F, A>>): Connector<F, A> {
+  let loaded: Promise<Connector<F, A>> | undefined;
+  return {
+    async connect(mr, context) {
+      loaded ??= load();
+      return (await loaded).connect(mr, context);
+    },
+  };
 }

@@ -36,7 +36,6 @@ function printNextSteps(endpoints: DevStackEndpoints): void {
   console.log(`  EC2 endpoint:  ${endpoints.ec2Endpoint}   (moto; any region, any credentials)`);
   console.log(`  Logs:          ${layout.root}/*/logs/*.log`);
   if (!endpoints.bootstrap.crdsApplied) console.log('  (CRDs not applied: see above; npm run up again once deploy/crds is fixed)');
-  if (endpoints.controllersMissing.length > 0) console.log(`  (not started, entry file missing: ${endpoints.controllersMissing.join(', ')})`);
   console.log('\nTry:');
   console.log(`  kubectl apply -f ${example}`);
   console.log('  kubectl get vpc -w');

@@ -41,8 +41,6 @@ export interface DevStackEndpoints {
   temporalNamespace: string;
   temporalUiUrl: string;
   ec2Endpoint: string;
-  /** The controllers whose entry file does not exist yet, so they were not started. */
-  controllersMissing: Controller[];
   bootstrap: BootstrapResult;
 }
 
@@ -71,21 +69,8 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     temporalNamespace: temporal.namespace,
     kubeconfigPath: kube.kubeconfigPath,
   };
-  const controllers = await Promise.all(
-    CONTROLLERS.map(async (controller) => ({
-      controller,
-      started: await startController(layout.controllersDir, controller, controllerEnvironment),
-    })),
-  );
-  const controllersMissing: Controller[] = [];
-  for (const { controller, started } of controllers) {
-    if (started) {
-      reportStart(started);
-    } else {
-      controllersMissing.push(controller);
-      progress(`warning: ${controller}/main.ts does not exist yet; ${controller} not started`);
-    }
-  }
+  const controllers = await Promise.all(CONTROLLERS.map((controller) => startController(layout.controllersDir, controller, controllerEnvironment)));
+  for (const started of controllers) reportStart(started);
 
   return {
     kubeconfigPath: kube.kubeconfigPath,
@@ -94,7 +79,6 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     temporalNamespace: temporal.namespace,
     temporalUiUrl: temporal.uiUrl,
     ec2Endpoint: moto.endpoint,
-    controllersMissing,
     bootstrap,
   };
 }

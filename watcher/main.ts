@@ -7,7 +7,7 @@ import { createLogger } from '../runtime/logger';
 import { WatcherMetrics } from './metrics';
 import { Watcher } from './watcher';
 
-const config = loadConfig(process.env, 9464);
+const config = loadConfig('watcher');
 const logger = createLogger('watcher', config.logLevel);
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromDefault();

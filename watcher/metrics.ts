@@ -1,13 +1,15 @@
 // Prometheus metrics for the watcher, served on /metrics.
 import { createServer, type Server } from 'node:http';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, Summary, collectDefaultMetrics } from 'prom-client';
 
 export class WatcherMetrics {
   readonly registry = new Registry();
-  readonly eventToSignal = new Histogram({
+  readonly eventToSignal = new Summary({
     name: 'chronoplane_watch_event_to_signal_seconds',
     help: 'Time from a watch event reaching the watcher to Temporal accepting its signal.',
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    percentiles: [0.5, 0.9, 0.95, 0.99],
+    maxAgeSeconds: 600,
+    ageBuckets: 5,
     registers: [this.registry],
   });
   readonly signals = new Counter({ name: 'chronoplane_signals_total', help: 'Signals sent to reconcile workflows.', labelNames: ['kind', 'event'], registers: [this.registry] });

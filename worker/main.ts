@@ -1,12 +1,12 @@
 // The worker: runs reconcile workflows and their activities. Connect, create, run.
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString } from '@temporalio/worker';
-import { createRequire } from 'node:module';
 import { createReconcileActivities } from '../activities/reconcile';
 import { KubeAccess } from '../activities/kube';
 import { loadConfig, numberFrom } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
+import { workflowsPath } from './workflows-path';
 
-const config = loadConfig(process.env, 9465);
+const config = loadConfig('worker');
 const logger = createLogger('worker', config.logLevel);
 
 if (config.metricsPort > 0) {
@@ -31,7 +31,7 @@ const worker = await Worker.create({
   connection,
   namespace: config.temporalNamespace,
   taskQueue: config.taskQueue,
-  workflowsPath: createRequire(import.meta.url).resolve('../workflows/index.ts'),
+  ...(process.env.CHRONOPLANE_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.CHRONOPLANE_WORKFLOW_BUNDLE } } : { workflowsPath }),
   activities,
 });
 logger.info({ address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, 'worker started');

@@ -4,24 +4,27 @@
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ReconcileActivities, WriteBack } from '../activities/reconcile';
-import { conditionStatus, mergeConditions, reconcileError, sameConditions, type ConditionUpdate } from '../apis/conditions';
+import { conditionStatus, reconcileError, type ConditionUpdate } from '../apis/conditions';
 import type { ResourceRef } from '../runtime/managed-kind';
 import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
 import { decide, secondsUntilNextPass, type Plan, type Step } from './decide';
 import type { EventNote } from '../activities/events';
 import { ReadyKey, SyncedKey } from './search-attributes';
+import { planWriteBack } from './status';
 import type { PassObservation } from './observation';
 
-// Reading the object and observing the provider is cheap and read-only, so it runs as a local
-// activity: one marker event per pass instead of three activity events.
-const { observe } = wf.proxyLocalActivities<ReconcileActivities>({
+// Reading the object, observing the provider and the idempotent writes to our own API server
+// (finalizer, status, events) are short, so they run as local activities: one marker event
+// each instead of three activity events and a round trip through a task queue.
+const controlPlane = wf.proxyLocalActivities<ReconcileActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 3 },
 });
 
-// Side effects get Temporal's retry policy: transient errors (throttling, 5xx, conflicts) back
-// off exponentially; classified errors (bad input, bad credentials) fail fast.
-const effects = wf.proxyActivities<ReconcileActivities>({
+// Calls that change the external resource are full activities, visible in the UI with their
+// own retry policy: transient errors (throttling, 5xx) back off exponentially; classified
+// errors (bad input, bad credentials) fail fast.
+const provider = wf.proxyActivities<ReconcileActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
 });
@@ -85,8 +88,27 @@ interface PassResult {
   complete: boolean;
 }
 
+/**
+ * Runs a pass. An activity that still fails after its retries (the API server down, say) ends
+ * the pass, not the workflow: the next pass comes after the backoff.
+ */
 async function reconcilePass(ref: ResourceRef, state: CarriedState): Promise<PassResult> {
-  const observation: PassObservation = await observe.executeWithOptions({ summary: `observe ${describe(ref)}` }, [ref]);
+  try {
+    return await runPass(ref, state);
+  } catch (error) {
+    if (!(error instanceof wf.ActivityFailure)) throw error;
+    state.consecutiveFailures += 1;
+    const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [], error: failureMessage(error) };
+    wf.log.warn('reconcile pass failed', { resource: describe(ref), error: summary.error });
+    return { summary, waitSeconds: secondsUntilNextPass('backoff', BACKOFF_POLL, state.consecutiveFailures), complete: false };
+  }
+}
+
+/** Only 'backoff' is looked up when a pass fails before it learned the kind's poll intervals. */
+const BACKOFF_POLL = { steadySeconds: 0, pendingSeconds: 0 };
+
+async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResult> {
+  const observation: PassObservation = await controlPlane.observe.executeWithOptions({ summary: `observe ${describe(ref)}` }, [ref]);
   state.passes += 1;
   const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [] };
   if (!observation.found) {
@@ -123,9 +145,9 @@ async function reconcilePass(ref: ResourceRef, state: CarriedState): Promise<Pas
   if (failure !== undefined && failure !== state.lastEventMessage) events.push({ type: 'Warning', reason: 'ReconcileError', message: failure });
   state.lastEventMessage = failure;
 
-  const writeBack = statusWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, new Date().toISOString());
+  const writeBack = planWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, new Date().toISOString());
   if (writeBack) {
-    const written = await effects.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [ref, object.uid, writeBack]);
+    const written = await controlPlane.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [ref, object.uid, writeBack]);
     state.ownResourceVersions = written.resourceVersions;
     if (writeBack.status) recordConditionsInSearchAttributes(state, writeBack.status.conditions);
   }
@@ -137,49 +159,25 @@ async function runStep(ref: ResourceRef, uid: string, step: Exclude<Step, { kind
   const target = describe(ref);
   switch (step.kind) {
     case 'addFinalizer':
-      return effects.addFinalizer.executeWithOptions({ summary: `add finalizer to ${target}` }, [ref, uid]);
+      return controlPlane.addFinalizer.executeWithOptions({ summary: `add finalizer to ${target}` }, [ref, uid]);
     case 'removeFinalizer':
-      return effects.removeFinalizer.executeWithOptions({ summary: `remove finalizer from ${target}` }, [ref, uid]);
+      return controlPlane.removeFinalizer.executeWithOptions({ summary: `remove finalizer from ${target}` }, [ref, uid]);
     case 'create': {
-      const created = await effects.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [ref, uid]);
+      const created = await provider.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [ref, uid]);
       events.push({ type: 'Normal', reason: 'CreatedExternalResource', message: created.summary });
       return created.summary;
     }
     case 'update': {
-      const updated = await effects.updateExternal.executeWithOptions({ summary: `update external resource of ${target}: ${step.diff ?? ''}` }, [ref, uid]);
+      const updated = await provider.updateExternal.executeWithOptions({ summary: `update external resource of ${target}: ${step.diff ?? ''}` }, [ref, uid]);
       events.push({ type: 'Normal', reason: 'UpdatedExternalResource', message: updated });
       return updated;
     }
     case 'delete': {
-      const deleted = await effects.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
+      const deleted = await provider.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
       events.push({ type: 'Normal', reason: 'DeletedExternalResource', message: deleted });
       return deleted;
     }
   }
-}
-
-/** What to write back, or nothing when the object already says it all (the steady state). */
-function statusWriteBack(
-  object: Extract<PassObservation, { found: true }>['object'],
-  atProvider: unknown,
-  updates: ConditionUpdate[],
-  lateInitialized: Record<string, unknown> | undefined,
-  events: EventNote[],
-  now: string,
-): WriteBack | undefined {
-  const stamped = updates.map((c) => ({ ...c, observedGeneration: object.generation }));
-  const conditions = mergeConditions(object.conditions, stamped, now);
-  const nextAtProvider = atProvider ?? object.atProvider;
-  const statusUnchanged =
-    sameConditions(conditions, object.conditions) &&
-    object.statusObservedGeneration === object.generation &&
-    JSON.stringify(nextAtProvider) === JSON.stringify(object.atProvider);
-  if (statusUnchanged && !lateInitialized && events.length === 0) return undefined;
-  return {
-    lateInitialized,
-    status: statusUnchanged ? undefined : { conditions, atProvider: nextAtProvider, observedGeneration: object.generation },
-    events,
-  };
 }
 
 function recordConditionsInSearchAttributes(state: CarriedState, conditions: Parameters<typeof conditionStatus>[0]): void {

@@ -67,7 +67,8 @@ export class ControlPlane {
       // Short polls keep drift tests quick; production defaults are a minute and 5 s.
       CHRONOPLANE_POLL_STEADY_SECONDS: '3',
       CHRONOPLANE_POLL_PENDING_SECONDS: '1',
-      CHRONOPLANE_METRICS_PORT: '0',
+      CHRONOPLANE_WORKER_METRICS_PORT: '0',
+      CHRONOPLANE_WATCHER_METRICS_PORT: '0',
       ...this.extraEnv,
       ...extra,
     };

@@ -124,11 +124,11 @@ describe('VPC lifecycle', () => {
     expect(releasedBeforeDeleted).toBe(false);
 
     await workflow.result(); // the workflow ends with the object
-    const scheduled = ((await workflow.fetchHistory()).events ?? [])
-      .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
-      .filter((name): name is string => name !== undefined && name !== null);
-    expect(scheduled).toContain('deleteExternal');
-    expect(scheduled.indexOf('deleteExternal')).toBeLessThan(scheduled.indexOf('removeFinalizer'));
+    // Provider calls are regular activities, each recorded in the history.
+    const providerCalls = ((await workflow.fetchHistory()).events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+    expect(providerCalls.filter((name) => name === 'deleteExternal')).toHaveLength(1);
+    const events = await plane.kubectl(['get', 'events', '--field-selector', `involvedObject.name=${vpc.metadata.name}`, '-o', 'jsonpath={.items[*].reason}']);
+    expect(events).toContain('DeletedExternalResource');
   });
 
   it('leaves the external VPC in place with deletionPolicy Orphan', async () => {

@@ -2,9 +2,9 @@
 // testing package's existing-path option, with our search attributes registered.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createRequire } from 'node:module';
 import { ensureTemporalBinary } from '../../stack/install';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { workflowsPath } from '../../worker/workflows-path';
 
 export async function startTestEnvironment(): Promise<TestWorkflowEnvironment> {
   return TestWorkflowEnvironment.createLocal({
@@ -15,8 +15,6 @@ export async function startTestEnvironment(): Promise<TestWorkflowEnvironment> {
     },
   });
 }
-
-export const workflowsPath = createRequire(import.meta.url).resolve('../../workflows/index.ts');
 
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });

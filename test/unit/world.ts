@@ -19,6 +19,7 @@ export interface WorldObject {
   managementPolicies: ManagementAction[];
   conditions: Condition[];
   observedGeneration?: number;
+  atProvider?: unknown;
 }
 
 export class World {
@@ -67,6 +68,7 @@ export class World {
           managementPolicies: o.managementPolicies,
           conditions: structuredClone(o.conditions),
           statusObservedGeneration: o.observedGeneration,
+          atProvider: structuredClone(o.atProvider),
         };
         if (o.paused) return { found: true, object, poll: world.poll };
         const ext = o.externalName ? world.external.get(o.externalName) : undefined;
@@ -118,6 +120,7 @@ export class World {
         if (outcome.status) {
           o.conditions = outcome.status.conditions;
           o.observedGeneration = outcome.status.observedGeneration;
+          o.atProvider = structuredClone(outcome.status.atProvider);
         }
         world.events.push(...outcome.events.map((e) => `${e.type} ${e.reason}: ${e.message}`));
         world.bump(o);

@@ -1,0 +1,59 @@
+// Small measuring helpers for the benchmarks.
+import { readFile } from 'node:fs/promises';
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+/** Samples each process's resident set size from /proc while a run goes on. */
+export class RssSampler<Name extends string> {
+  private readonly peaks = new Map<string, number>();
+  private readonly last = new Map<string, number>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly pids: Record<Name, number>) {}
+
+  start(intervalMs = 250): void {
+    this.timer = setInterval(() => void this.sample(), intervalMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  summary(): Record<Name, { peak: number; last: number }> {
+    const names = Object.keys(this.pids) as Name[];
+    return Object.fromEntries(names.map((name) => [name, { peak: this.peaks.get(name) ?? NaN, last: this.last.get(name) ?? NaN }])) as Record<Name, { peak: number; last: number }>;
+  }
+
+  private async sample(): Promise<void> {
+    for (const [name, pid] of Object.entries<number>(this.pids)) {
+      try {
+        const status = await readFile(`/proc/${pid}/status`, 'utf8');
+        const kib = Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1]);
+        const mib = Math.round(kib / 1024);
+        this.last.set(name, mib);
+        this.peaks.set(name, Math.max(this.peaks.get(name) ?? 0, mib));
+      } catch {
+        // The process has exited; keep what was measured.
+      }
+    }
+  }
+}
+
+/** p50/p95/p99 in milliseconds from the watcher's Prometheus summary. */
+export function summarizeLatency(metricsText: string): { p50: number; p95: number; p99: number; count: number } {
+  const quantile = (q: string) => {
+    const match = metricsText.match(new RegExp(`^chronoplane_watch_event_to_signal_seconds\\{quantile="${q}"\\} (\\S+)`, 'm'));
+    return match ? Math.round(Number(match[1]) * 10_000) / 10 : NaN;
+  };
+  const count = Number(metricsText.match(/^chronoplane_watch_event_to_signal_seconds_count (\S+)/m)?.[1] ?? NaN);
+  return { p50: quantile('0.5'), p95: quantile('0.95'), p99: quantile('0.99'), count };
+}
+
+export function table(rows: [string, string][]): string {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}

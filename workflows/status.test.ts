@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { available, mergeConditions, reconcileSuccess } from '../apis/conditions';
+import { planWriteBack, sameJson } from './status';
+import type { ObjectSnapshot } from './observation';
+
+const settled = (atProvider: unknown): ObjectSnapshot => ({
+  uid: 'u',
+  generation: 3,
+  resourceVersion: '9',
+  deleting: false,
+  paused: false,
+  hasFinalizer: true,
+  deletionPolicy: 'Delete',
+  managementPolicies: ['*'],
+  conditions: mergeConditions([], [available(), reconcileSuccess()].map((c) => ({ ...c, observedGeneration: 3 })), 't0'),
+  statusObservedGeneration: 3,
+  atProvider,
+});
+
+describe('planWriteBack', () => {
+  it('writes nothing when the object already shows this observation, whatever the key order', () => {
+    const fromApiServer = { cidrBlockAssociationSet: [{ associationId: 'a', cidrBlock: '10.0.0.0/16' }], state: 'available', vpcId: 'vpc-1' };
+    const fromProvider = { vpcId: 'vpc-1', state: 'available', cidrBlockAssociationSet: [{ cidrBlock: '10.0.0.0/16', associationId: 'a', statusMessage: undefined }] };
+    expect(planWriteBack(settled(fromApiServer), fromProvider, [available(), reconcileSuccess()], undefined, [], 't1')).toBeUndefined();
+  });
+
+  it('writes status when the provider reports something new, keeping transition times', () => {
+    const plan = planWriteBack(settled({ state: 'pending' }), { state: 'available' }, [available(), reconcileSuccess()], undefined, [], 't1');
+    expect(plan?.status?.atProvider).toEqual({ state: 'available' });
+    expect(plan?.status?.conditions.every((c) => c.lastTransitionTime === 't0')).toBe(true);
+  });
+
+  it('writes status when the spec moved on to a new generation', () => {
+    const object = { ...settled({}), generation: 4 };
+    expect(planWriteBack(object, {}, [available(), reconcileSuccess()], undefined, [], 't1')?.status?.observedGeneration).toBe(4);
+  });
+});
+
+describe('sameJson', () => {
+  it('ignores key order and undefined fields but not values', () => {
+    expect(sameJson({ a: 1, b: [{ c: 2, d: undefined }] }, { b: [{ c: 2 }], a: 1 })).toBe(true);
+    expect(sameJson({ a: 1 }, { a: 2 })).toBe(false);
+    expect(sameJson(undefined, undefined)).toBe(true);
+    expect(sameJson(undefined, {})).toBe(false);
+  });
+});
