@@ -12,6 +12,7 @@ import {
 import type { ClusterKind, ConnectContext } from '../runtime/external-client';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { ResourceRef } from '../runtime/managed-kind';
+import { loadKubeConfig } from '../runtime/kube-config';
 
 export const FIELD_MANAGER = 'chronoplane';
 
@@ -25,9 +26,7 @@ export class KubeAccess implements ConnectContext {
   }
 
   static fromDefault(): KubeAccess {
-    const kc = new KubeConfig();
-    kc.loadFromDefault();
-    return new KubeAccess(kc);
+    return new KubeAccess(loadKubeConfig());
   }
 
   async get(ref: ResourceRef): Promise<ManagedResource | undefined> {

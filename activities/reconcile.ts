@@ -83,13 +83,14 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
       });
     },
 
-    async addFinalizer(ref: ResourceRef, uid: string): Promise<string> {
+    /** Returns the resourceVersion it wrote, so the workflow can ignore that watch event. */
+    async addFinalizer(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
       return asActivity(async () => {
         const mr = await current(ref, uid);
-        if (mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already present';
+        if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present' };
         mr.metadata.finalizers = [...(mr.metadata.finalizers ?? []), FINALIZER];
-        await kube.replace(ref, mr); // optimistic lock: a concurrent edit makes this retry
-        return `added finalizer ${FINALIZER}`;
+        const written = await kube.replace(ref, mr); // optimistic lock: a concurrent edit makes this retry
+        return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion };
       });
     },
 

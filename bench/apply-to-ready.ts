@@ -36,6 +36,7 @@ const environment = {
     CHRONOPLANE_WATCHER_METRICS_PORT: String(watcherMetricsPort),
     CHRONOPLANE_POLL_STEADY_SECONDS: String(steadyPollSeconds),
     LOG_LEVEL: 'warn',
+    ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
   },
 };
 const worker = await startController(dir, 'worker', environment);

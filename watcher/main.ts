@@ -1,5 +1,5 @@
 // Entry point: watch every registered managed kind and signal its workflows.
-import { KubeConfig } from '@kubernetes/client-node';
+import { loadKubeConfig } from '../runtime/kube-config';
 import { Client, Connection } from '@temporalio/client';
 import { managedKinds } from '../providers/registry';
 import { loadConfig } from '../runtime/config';
@@ -9,8 +9,7 @@ import { Watcher } from './watcher';
 
 const config = loadConfig('watcher');
 const logger = createLogger('watcher', config.logLevel);
-const kubeConfig = new KubeConfig();
-kubeConfig.loadFromDefault();
+const kubeConfig = loadKubeConfig();
 const connection = await Connection.connect({ address: config.temporalAddress });
 const client = new Client({ connection, namespace: config.temporalNamespace });
 const metrics = new WatcherMetrics();

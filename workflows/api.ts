@@ -38,7 +38,7 @@ export interface CarriedState {
   uid?: string;
   passes: number;
   consecutiveFailures: number;
-  /** resourceVersions of the last status write-back: their watch events are our own echo. */
+  /** resourceVersions the last pass wrote: their watch events are our own echo. */
   ownResourceVersions: string[];
   lastEventMessage?: string;
   ready: string;

@@ -120,9 +120,10 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   summary.generation = object.generation;
   if (state.uid !== object.uid) {
     // A new object under the same name: nothing learned about the old one applies.
-    Object.assign(state, { uid: object.uid, consecutiveFailures: 0, ownResourceVersions: [], lastEventMessage: undefined });
+    Object.assign(state, { uid: object.uid, consecutiveFailures: 0, lastEventMessage: undefined });
   }
 
+  state.ownResourceVersions = []; // this pass's own writes are recorded as they happen
   const plan = decide(object, observation.external, observation.externalError?.message);
   const events: EventNote[] = [];
   let lateInitialized: Record<string, unknown> | undefined;
@@ -130,7 +131,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   try {
     for (const step of plan.steps) {
       if (step.kind === 'lateInitialize') lateInitialized = step.fields;
-      else summary.actions.push(await runStep(ref, object.uid, step, events));
+      else summary.actions.push(await runStep(ref, object.uid, step, events, state));
     }
   } catch (error) {
     failure = failureMessage(error);
@@ -148,18 +149,28 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   const writeBack = planWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, new Date().toISOString());
   if (writeBack) {
     const written = await controlPlane.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [ref, object.uid, writeBack]);
-    state.ownResourceVersions = written.resourceVersions;
+    state.ownResourceVersions.push(...written.resourceVersions);
     if (writeBack.status) recordConditionsInSearchAttributes(state, writeBack.status.conditions);
   }
   const next = failure === undefined ? plan.next : 'backoff';
   return { summary, waitSeconds: secondsUntilNextPass(next, poll, state.consecutiveFailures), complete: false };
 }
 
-async function runStep(ref: ResourceRef, uid: string, step: Exclude<Step, { kind: 'lateInitialize' }>, events: EventNote[]): Promise<string> {
+async function runStep(
+  ref: ResourceRef,
+  uid: string,
+  step: Exclude<Step, { kind: 'lateInitialize' }>,
+  events: EventNote[],
+  state: CarriedState,
+): Promise<string> {
   const target = describe(ref);
   switch (step.kind) {
-    case 'addFinalizer':
-      return controlPlane.addFinalizer.executeWithOptions({ summary: `add finalizer to ${target}` }, [ref, uid]);
+    case 'addFinalizer': {
+      // The create that follows in this same pass covers the finalizer's watch event.
+      const added = await controlPlane.addFinalizer.executeWithOptions({ summary: `add finalizer to ${target}` }, [ref, uid]);
+      if (added.resourceVersion) state.ownResourceVersions.push(added.resourceVersion);
+      return added.summary;
+    }
     case 'removeFinalizer':
       return controlPlane.removeFinalizer.executeWithOptions({ summary: `remove finalizer from ${target}` }, [ref, uid]);
     case 'create': {

@@ -82,7 +82,7 @@ export class World {
         const o = world.live(uid);
         o.finalizer = true;
         world.bump(o);
-        return 'added finalizer';
+        return { summary: 'added finalizer', resourceVersion: String(o.resourceVersion) };
       },
       async removeFinalizer(_ref, uid) {
         world.calls.push('removeFinalizer');
