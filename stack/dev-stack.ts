@@ -4,7 +4,7 @@
 // which makes `up` safe to repeat; `down` stops processes and keeps their state.
 import { join } from 'node:path';
 import { bootstrapCluster, type BootstrapResult } from './cluster-bootstrap';
-import { CONTROLLERS, controllerLogFile, controllerRunning, startController, stopController, type Controller } from './controllers';
+import { CONTROLLERS, controllerLogFile, controllerRunning, startController, stopController } from './controllers';
 import { ensureInstalled } from './install';
 import { KUBE_COMPONENTS, kubeComponentRunning, kubeLogFile, startKubeCluster, stopKubeCluster } from './kube';
 import { motoLogFile, motoRunning, startMoto, stopMoto } from './moto';

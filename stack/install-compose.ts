@@ -7,11 +7,11 @@
 // client looks for plugins in $DOCKER_CONFIG/cli-plugins, so the user's own
 // ~/.docker is never touched.
 import { spawn } from "node:child_process";
-import { constants } from "node:fs";
-import { access, chmod, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cacheDir } from "./paths.js";
 import { progress } from "./progress.js";
+import { isExecutable, readStamp } from "./stamps.js";
 
 export const COMPOSE_VERSION = "v2.40.3";
 const COMPOSE_MODULE = `github.com/docker/compose/v2@${COMPOSE_VERSION}`;
@@ -78,21 +78,4 @@ function go(args: string[], cwd: string, logFd: number): Promise<string> {
       code === 0 ? resolve(stdout) : reject(new Error(`\`go ${args.join(" ")}\` exited with ${code ?? "a signal"}\n${stdout.trim()}`)),
     );
   });
-}
-
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function readStamp(path: string): Promise<string | undefined> {
-  try {
-    return (await readFile(path, "utf8")).trim();
-  } catch {
-    return undefined;
-  }
 }

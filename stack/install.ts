@@ -2,12 +2,12 @@
 // warm one. Each ensure* function is idempotent: it checks a stamp (what was built
 // or installed, and from what) and only does work when that is missing or stale.
 import { createHash } from 'node:crypto';
-import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { binDir, cacheDir, repoRoot } from './paths';
 import { progress } from './progress';
 import { commandExists, runCommand } from './run-command';
+import { isExecutable, readStamp } from './stamps';
 
 // Newer CLI tags carry replace directives, which `go install pkg@version` refuses.
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
@@ -157,21 +157,4 @@ async function aptInstall(pkg: string): Promise<void> {
     aptListsUpdated = true;
   }
   await runCommand('apt-get', ['install', '-y', '--no-install-recommends', pkg], { env });
-}
-
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function readStamp(path: string): Promise<string | undefined> {
-  try {
-    return (await readFile(path, 'utf8')).trim();
-  } catch {
-    return undefined;
-  }
 }

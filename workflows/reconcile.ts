@@ -3,7 +3,7 @@
 // timers, retries with backoff, and a history anyone can inspect in the UI.
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ReconcileActivities, WriteBack } from '../activities/reconcile';
+import type { ReconcileActivities } from '../activities/reconcile';
 import { conditionStatus, reconcileError, type ConditionUpdate } from '../apis/conditions';
 import type { ResourceRef } from '../runtime/managed-kind';
 import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
