@@ -68,7 +68,13 @@ export class KubeAccess implements ConnectContext {
   }
 }
 
-const target = (ref: ResourceRef) => ({ group: ref.group, version: ref.version, namespace: ref.namespace, plural: ref.plural, name: ref.name });
+const target = (ref: ResourceRef) => ({
+  group: ref.group,
+  version: ref.version,
+  namespace: ref.namespace,
+  plural: ref.plural,
+  name: ref.name,
+});
 
 /**
  * A merge patch that carries metadata.uid makes the API server reject it (409 Conflict) when the

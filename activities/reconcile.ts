@@ -73,7 +73,12 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         try {
           const client = await connect(ref, mr);
           const observation = await client.observe(mr);
-          return { found: true, object, poll, external: { ...observation, lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined } };
+          return {
+            found: true,
+            object,
+            poll,
+            external: { ...observation, lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined },
+          };
         } catch (error) {
           // A provider error is an outcome to report in Synced, not a reason to fail the pass.
           const { failureClass, message } = classify(error);
@@ -166,7 +171,9 @@ function restampGeneration(status: NonNullable<WriteBack['status']>, generation:
   return {
     ...status,
     observedGeneration: generation,
-    conditions: status.conditions.map((c) => (c.observedGeneration === status.observedGeneration ? { ...c, observedGeneration: generation } : c)),
+    conditions: status.conditions.map((c) =>
+      c.observedGeneration === status.observedGeneration ? { ...c, observedGeneration: generation } : c,
+    ),
   };
 }
 

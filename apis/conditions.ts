@@ -32,9 +32,19 @@ export type ConditionUpdate = Omit<Condition, 'lastTransitionTime'>;
 export const available = (): ConditionUpdate => ({ type: 'Ready', status: 'True', reason: ReadyReason.Available });
 export const creating = (message?: string): ConditionUpdate => ({ type: 'Ready', status: 'False', reason: ReadyReason.Creating, message });
 export const deleting = (): ConditionUpdate => ({ type: 'Ready', status: 'False', reason: ReadyReason.Deleting });
-export const unavailable = (message?: string): ConditionUpdate => ({ type: 'Ready', status: 'False', reason: ReadyReason.Unavailable, message });
+export const unavailable = (message?: string): ConditionUpdate => ({
+  type: 'Ready',
+  status: 'False',
+  reason: ReadyReason.Unavailable,
+  message,
+});
 export const reconcileSuccess = (): ConditionUpdate => ({ type: 'Synced', status: 'True', reason: SyncedReason.ReconcileSuccess });
-export const reconcileError = (message: string): ConditionUpdate => ({ type: 'Synced', status: 'False', reason: SyncedReason.ReconcileError, message });
+export const reconcileError = (message: string): ConditionUpdate => ({
+  type: 'Synced',
+  status: 'False',
+  reason: SyncedReason.ReconcileError,
+  message,
+});
 export const reconcilePaused = (): ConditionUpdate => ({
   type: 'Synced',
   status: 'False',

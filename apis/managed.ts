@@ -5,22 +5,27 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Doc, DocString } from './schema';
 
 export const ManagementAction = Type.Union(
-  [Type.Literal('*'), Type.Literal('Observe'), Type.Literal('Create'), Type.Literal('Update'), Type.Literal('Delete'), Type.Literal('LateInitialize')],
+  [
+    Type.Literal('*'),
+    Type.Literal('Observe'),
+    Type.Literal('Create'),
+    Type.Literal('Update'),
+    Type.Literal('Delete'),
+    Type.Literal('LateInitialize'),
+  ],
   { description: 'An action Chronoplane may take on the external resource.' },
 );
 export type ManagementAction = Static<typeof ManagementAction>;
 
 export const DeletionPolicy = Type.Union([Type.Literal('Delete'), Type.Literal('Orphan')], {
-  description:
-    'What happens to the external resource when this managed resource is deleted: Delete removes it, Orphan leaves it in place.',
+  description: 'What happens to the external resource when this managed resource is deleted: Delete removes it, Orphan leaves it in place.',
   default: 'Delete',
 });
 export type DeletionPolicy = Static<typeof DeletionPolicy>;
 
-export const ProviderConfigReference = Doc(
-  'The ProviderConfig that holds the credentials and endpoint used to reach the provider.',
-  { name: DocString('Name of the cluster-scoped ProviderConfig.', { minLength: 1 }) },
-);
+export const ProviderConfigReference = Doc('The ProviderConfig that holds the credentials and endpoint used to reach the provider.', {
+  name: DocString('Name of the cluster-scoped ProviderConfig.', { minLength: 1 }),
+});
 
 export const SecretReference = Doc('Where to write the connection details Secret, in this resource\u2019s namespace.', {
   name: DocString('Name of the Secret.', { minLength: 1 }),

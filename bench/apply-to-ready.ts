@@ -18,7 +18,9 @@ import { vpcApi } from '../providers/aws/ec2/vpc/schema';
 import { stateQuery } from '../workflows/api';
 import { percentile, RssSampler, summarizeLatency, table } from './measure';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: process.env.BENCH_COUNT ?? '200' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: process.env.BENCH_COUNT ?? '200' }, keep: { type: 'boolean', default: false } },
+});
 const count = Number(values.count);
 const namespace = 'bench';
 const steadyPollSeconds = 10;
@@ -108,7 +110,10 @@ try {
       ['kubectl apply returned after', `${result.seconds.applyCommand.toFixed(2)} s`],
       ['time to all Ready', `${result.seconds.timeToAllReady.toFixed(2)} s`],
       ['apply-to-Ready p50 / p95', `${result.seconds.applyToReadyP50.toFixed(2)} s / ${result.seconds.applyToReadyP95.toFixed(2)} s`],
-      ['watch event to signal p50 / p95 / p99', `${signalLatency.p50} / ${signalLatency.p95} / ${signalLatency.p99} ms (${signalLatency.count} signals)`],
+      [
+        'watch event to signal p50 / p95 / p99',
+        `${signalLatency.p50} / ${signalLatency.p95} / ${signalLatency.p99} ms (${signalLatency.count} signals)`,
+      ],
       ['worker RSS peak / end', `${result.rssMiB.worker.peak} / ${result.rssMiB.worker.last} MiB`],
       ['watcher RSS peak / end', `${result.rssMiB.watcher.peak} / ${result.rssMiB.watcher.last} MiB`],
       ['history events per pass (incl. create)', result.historyEvents.perPassIncludingCreate.toFixed(1)],

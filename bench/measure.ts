@@ -25,7 +25,9 @@ export class RssSampler<Name extends string> {
 
   summary(): Record<Name, { peak: number; last: number }> {
     const names = Object.keys(this.pids) as Name[];
-    return Object.fromEntries(names.map((name) => [name, { peak: this.peaks.get(name) ?? NaN, last: this.last.get(name) ?? NaN }])) as Record<Name, { peak: number; last: number }>;
+    return Object.fromEntries(
+      names.map((name) => [name, { peak: this.peaks.get(name) ?? NaN, last: this.last.get(name) ?? NaN }]),
+    ) as Record<Name, { peak: number; last: number }>;
   }
 
   private async sample(): Promise<void> {

@@ -10,7 +10,10 @@ export interface ChronoplaneConfig {
 
 /** `component` picks the metrics port variable, so a worker and a watcher on one host do not collide. */
 export function loadConfig(component: 'worker' | 'watcher', env: NodeJS.ProcessEnv = process.env): ChronoplaneConfig {
-  const metrics = component === 'worker' ? { variable: 'CHRONOPLANE_WORKER_METRICS_PORT', port: 9465 } : { variable: 'CHRONOPLANE_WATCHER_METRICS_PORT', port: 9464 };
+  const metrics =
+    component === 'worker'
+      ? { variable: 'CHRONOPLANE_WORKER_METRICS_PORT', port: 9465 }
+      : { variable: 'CHRONOPLANE_WATCHER_METRICS_PORT', port: 9464 };
   return {
     temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',

@@ -23,7 +23,15 @@ export class KeepAliveKubeConfig extends KubeConfig {
     // The key covers what identifies the TLS session: server, CA and client certificate. A
     // rotated certificate file gives a new key, hence a new agent.
     const identity = createHash('sha256');
-    for (const part of [this.getCurrentCluster()?.server, options.ca, options.cert, options.key, options.pfx, options.servername, options.rejectUnauthorized]) {
+    for (const part of [
+      this.getCurrentCluster()?.server,
+      options.ca,
+      options.cert,
+      options.key,
+      options.pfx,
+      options.servername,
+      options.rejectUnauthorized,
+    ]) {
       identity.update(String(part ?? '')).update('\0');
     }
     const key = identity.digest('hex');

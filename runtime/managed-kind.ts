@@ -4,7 +4,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { Connector } from './external-client';
 
-
 export interface KindApi {
   group: string;
   version: string;

@@ -23,7 +23,9 @@ async function up(): Promise<void> {
   const startedAt = Date.now();
   const endpoints = await upDevStack();
   const problems = endpoints.bootstrap.problems.length;
-  console.log(`\nChronoplane is up (${seconds(startedAt)})${problems > 0 ? `, but ${problems} bootstrap step(s) failed (see above)` : ''}.\n`);
+  console.log(
+    `\nChronoplane is up (${seconds(startedAt)})${problems > 0 ? `, but ${problems} bootstrap step(s) failed (see above)` : ''}.\n`,
+  );
   printNextSteps(endpoints);
   if (problems > 0) process.exitCode = 1;
 }
@@ -32,7 +34,9 @@ function printNextSteps(endpoints: DevStackEndpoints): void {
   const layout = devStackLayout();
   const example = relative(process.cwd(), `${repoRoot}/examples/vpc.yaml`);
   console.log(`  export KUBECONFIG=${endpoints.kubeconfigPath}`);
-  console.log(`  Temporal UI:   ${endpoints.temporalUiUrl}   (frontend ${endpoints.temporalAddress}, namespace ${endpoints.temporalNamespace})`);
+  console.log(
+    `  Temporal UI:   ${endpoints.temporalUiUrl}   (frontend ${endpoints.temporalAddress}, namespace ${endpoints.temporalNamespace})`,
+  );
   console.log(`  EC2 endpoint:  ${endpoints.ec2Endpoint}   (moto; any region, any credentials)`);
   console.log(`  Logs:          ${layout.root}/*/logs/*.log`);
   if (!endpoints.bootstrap.crdsApplied) console.log('  (CRDs not applied: see above; npm run up again once deploy/crds is fixed)');

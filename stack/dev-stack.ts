@@ -69,7 +69,9 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     temporalNamespace: temporal.namespace,
     kubeconfigPath: kube.kubeconfigPath,
   };
-  const controllers = await Promise.all(CONTROLLERS.map((controller) => startController(layout.controllersDir, controller, controllerEnvironment)));
+  const controllers = await Promise.all(
+    CONTROLLERS.map((controller) => startController(layout.controllersDir, controller, controllerEnvironment)),
+  );
   for (const started of controllers) reportStart(started);
 
   return {

@@ -67,7 +67,9 @@ export async function ensureKubeBinaries(): Promise<{ kubeApiserver: string; kub
   if (built && (await readStamp(stamp)) === wanted) return binaries;
 
   await ensureGo();
-  progress('building kube-apiserver and kube-controller-manager (first run only: ~5 min on 2 cores, more if Go modules must be downloaded)…');
+  progress(
+    'building kube-apiserver and kube-controller-manager (first run only: ~5 min on 2 cores, more if Go modules must be downloaded)…',
+  );
   await mkdir(binDir(), { recursive: true });
   // A stale stamp must not survive a failed rebuild.
   await rm(stamp, { force: true });

@@ -18,9 +18,7 @@ export async function writeKubeconfig(input: KubeconfigInput): Promise<void> {
   const kubeconfig = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [
-      { name: input.name, cluster: { server: input.server, 'certificate-authority-data': await base64Of(input.caCertFile) } },
-    ],
+    clusters: [{ name: input.name, cluster: { server: input.server, 'certificate-authority-data': await base64Of(input.caCertFile) } }],
     users: [
       {
         name: input.name,

@@ -74,12 +74,7 @@ export async function ensurePki(dir: string): Promise<Pki> {
     ],
   });
   await ensureLeaf(pki, pki.adminCert, pki.adminKey, clientCert('/O=system:masters/CN=chronoplane-admin'));
-  await ensureLeaf(
-    pki,
-    pki.controllerManagerCert,
-    pki.controllerManagerKey,
-    clientCert('/CN=system:kube-controller-manager'),
-  );
+  await ensureLeaf(pki, pki.controllerManagerCert, pki.controllerManagerKey, clientCert('/CN=system:kube-controller-manager'));
   if (!(await exists(pki.serviceAccountKey)) || !(await exists(pki.serviceAccountPublicKey))) {
     await runCommand('openssl', ['genrsa', '-out', pki.serviceAccountKey, '2048']);
     await runCommand('openssl', ['rsa', '-in', pki.serviceAccountKey, '-pubout', '-out', pki.serviceAccountPublicKey]);
@@ -95,21 +90,29 @@ interface LeafProfile {
 function clientCert(subject: string): LeafProfile {
   return {
     subject,
-    extensions: [
-      'basicConstraints=critical,CA:FALSE',
-      'keyUsage=critical,digitalSignature,keyEncipherment',
-      'extendedKeyUsage=clientAuth',
-    ],
+    extensions: ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment', 'extendedKeyUsage=clientAuth'],
   };
 }
 
 async function createCa(pki: Pki): Promise<void> {
   await runCommand('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes',
-    '-keyout', pki.caKey, '-out', pki.caCert, '-days', VALID_DAYS,
-    '-subj', '/CN=chronoplane-ca',
-    '-addext', 'basicConstraints=critical,CA:TRUE',
-    '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    pki.caKey,
+    '-out',
+    pki.caCert,
+    '-days',
+    VALID_DAYS,
+    '-subj',
+    '/CN=chronoplane-ca',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
 }
 
@@ -120,10 +123,23 @@ async function ensureLeaf(pki: Pki, cert: string, key: string, profile: LeafProf
   await runCommand('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr, '-subj', profile.subject]);
   await writeFile(extensionsFile, profile.extensions.join('\n') + '\n');
   await runCommand('openssl', [
-    'x509', '-req', '-in', csr, '-CA', pki.caCert, '-CAkey', pki.caKey,
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    pki.caCert,
+    '-CAkey',
+    pki.caKey,
     // A random serial, so no serial file has to be kept next to the CA.
-    '-set_serial', `0x${randomBytes(16).toString('hex')}`,
-    '-days', VALID_DAYS, '-extfile', extensionsFile, '-out', cert,
+    '-set_serial',
+    `0x${randomBytes(16).toString('hex')}`,
+    '-days',
+    VALID_DAYS,
+    '-extfile',
+    extensionsFile,
+    '-out',
+    cert,
   ]);
   await rm(csr, { force: true });
   await rm(extensionsFile, { force: true });

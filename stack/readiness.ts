@@ -36,10 +36,7 @@ export interface TlsClientFiles {
 }
 
 /** Ready when GET `url` answers with a status accepted by `isReady` (default: 200). */
-export function httpProbe(
-  url: string,
-  options: { tls?: TlsClientFiles; isReady?: (status: number) => boolean } = {},
-): Probe {
+export function httpProbe(url: string, options: { tls?: TlsClientFiles; isReady?: (status: number) => boolean } = {}): Probe {
   const isReady = options.isReady ?? ((status: number) => status === 200);
   return async () => {
     const tls = options.tls && {

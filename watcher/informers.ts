@@ -1,7 +1,14 @@
 // One informer per managed kind, across all namespaces. The informer relists by itself after a
 // watch expires (410 Gone); on any other error it stops, so we restart it with backoff. A relist
 // replays every object as an add, which is safe because signals are idempotent.
-import { CustomObjectsApi, KubeConfig, makeInformer, type Informer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  CustomObjectsApi,
+  KubeConfig,
+  makeInformer,
+  type Informer,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import type { KindApi } from '../runtime/managed-kind';
 import type { ResourceEvent } from '../workflows/api';
 

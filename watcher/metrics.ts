@@ -12,9 +12,24 @@ export class WatcherMetrics {
     ageBuckets: 5,
     registers: [this.registry],
   });
-  readonly signals = new Counter({ name: 'chronoplane_signals_total', help: 'Signals sent to reconcile workflows.', labelNames: ['kind', 'event'], registers: [this.registry] });
-  readonly signalErrors = new Counter({ name: 'chronoplane_signal_errors_total', help: 'Signals that failed and were retried.', labelNames: ['kind'], registers: [this.registry] });
-  readonly watchRestarts = new Counter({ name: 'chronoplane_watch_restarts_total', help: 'Informer restarts after errors.', labelNames: ['kind'], registers: [this.registry] });
+  readonly signals = new Counter({
+    name: 'chronoplane_signals_total',
+    help: 'Signals sent to reconcile workflows.',
+    labelNames: ['kind', 'event'],
+    registers: [this.registry],
+  });
+  readonly signalErrors = new Counter({
+    name: 'chronoplane_signal_errors_total',
+    help: 'Signals that failed and were retried.',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+  readonly watchRestarts = new Counter({
+    name: 'chronoplane_watch_restarts_total',
+    help: 'Informer restarts after errors.',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });

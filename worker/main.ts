@@ -31,7 +31,9 @@ const worker = await Worker.create({
   connection,
   namespace: config.temporalNamespace,
   taskQueue: config.taskQueue,
-  ...(process.env.CHRONOPLANE_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.CHRONOPLANE_WORKFLOW_BUNDLE } } : { workflowsPath }),
+  ...(process.env.CHRONOPLANE_WORKFLOW_BUNDLE
+    ? { workflowBundle: { codePath: process.env.CHRONOPLANE_WORKFLOW_BUNDLE } }
+    : { workflowsPath }),
   activities,
 });
 logger.info({ address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, 'worker started');

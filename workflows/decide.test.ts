@@ -21,14 +21,20 @@ describe('decide', () => {
   it('adds the finalizer before creating a missing external resource', () => {
     const plan = decide(object({ hasFinalizer: false }), missing);
     expect(plan.steps.map((s) => s.kind)).toEqual(['addFinalizer', 'create']);
-    expect(plan.conditions).toMatchObject([{ type: 'Ready', reason: 'Creating' }, { type: 'Synced', reason: 'ReconcileSuccess' }]);
+    expect(plan.conditions).toMatchObject([
+      { type: 'Ready', reason: 'Creating' },
+      { type: 'Synced', reason: 'ReconcileSuccess' },
+    ]);
     expect(plan.next).toBe('pending');
   });
 
   it('does nothing to a settled resource and polls at the steady interval', () => {
     const plan = decide(object(), settled);
     expect(plan.steps).toEqual([]);
-    expect(plan.conditions).toMatchObject([{ type: 'Ready', status: 'True', reason: 'Available' }, { type: 'Synced', status: 'True' }]);
+    expect(plan.conditions).toMatchObject([
+      { type: 'Ready', status: 'True', reason: 'Available' },
+      { type: 'Synced', status: 'True' },
+    ]);
     expect(plan.next).toBe('steady');
   });
 
@@ -41,7 +47,9 @@ describe('decide', () => {
   it('late-initializes only when the policies allow it', () => {
     const lateInitialized = { instanceTenancy: 'default' };
     expect(decide(object(), { ...settled, lateInitialized }).steps).toEqual([{ kind: 'lateInitialize', fields: lateInitialized }]);
-    expect(decide(object({ managementPolicies: ['Observe', 'Create', 'Update', 'Delete'] }), { ...settled, lateInitialized }).steps).toEqual([]);
+    expect(
+      decide(object({ managementPolicies: ['Observe', 'Create', 'Update', 'Delete'] }), { ...settled, lateInitialized }).steps,
+    ).toEqual([]);
   });
 
   it('reports paused without touching anything and waits for a change', () => {
@@ -54,7 +62,10 @@ describe('decide', () => {
   it('observe-only never creates, updates or deletes', () => {
     const observeOnly = object({ managementPolicies: ['Observe'] });
     expect(decide(observeOnly, missing).steps).toEqual([]);
-    expect(decide(observeOnly, missing).conditions).toMatchObject([{ type: 'Ready', status: 'False' }, { type: 'Synced', status: 'False' }]);
+    expect(decide(observeOnly, missing).conditions).toMatchObject([
+      { type: 'Ready', status: 'False' },
+      { type: 'Synced', status: 'False' },
+    ]);
     expect(decide(observeOnly, { ...settled, resourceUpToDate: false }).steps).toEqual([]);
     const deletion = decide({ ...observeOnly, deleting: true }, settled);
     expect(deletion.steps).toEqual([{ kind: 'removeFinalizer' }]);

@@ -49,7 +49,12 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
   if (!object.deleting && !object.hasFinalizer) steps.push({ kind: 'addFinalizer' });
 
   if (providerError !== undefined || external === undefined) {
-    return { steps, conditions: [reconcileError(providerError ?? 'the external resource could not be observed')], next: 'backoff', complete: false };
+    return {
+      steps,
+      conditions: [reconcileError(providerError ?? 'the external resource could not be observed')],
+      next: 'backoff',
+      complete: false,
+    };
   }
 
   const policies = object.managementPolicies;
@@ -98,7 +103,11 @@ function readinessCondition(external: ExternalSnapshot): ConditionUpdate {
 }
 
 /** Seconds until the next pass. Failures back off exponentially, capped, and never hot-loop. */
-export function secondsUntilNextPass(next: NextPass, poll: { steadySeconds: number; pendingSeconds: number }, consecutiveFailures: number): number | undefined {
+export function secondsUntilNextPass(
+  next: NextPass,
+  poll: { steadySeconds: number; pendingSeconds: number },
+  consecutiveFailures: number,
+): number | undefined {
   switch (next) {
     case 'steady':
       return poll.steadySeconds;

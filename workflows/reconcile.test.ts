@@ -28,8 +28,20 @@ afterAll(async () => {
 async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, recordAs?: string): Promise<void> {
   counter += 1;
   const taskQueue = `reconcile-test-${counter}`;
-  const ref: ResourceRef = { group: 'ec2.aws.chronoplane.io', version: 'v1alpha1', kind: 'VPC', plural: 'vpcs', namespace: 'test', name: `vpc-${counter}` };
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: world.activities() });
+  const ref: ResourceRef = {
+    group: 'ec2.aws.chronoplane.io',
+    version: 'v1alpha1',
+    kind: 'VPC',
+    plural: 'vpcs',
+    namespace: 'test',
+    name: `vpc-${counter}`,
+  };
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities: world.activities(),
+  });
   await worker.runUntil(async () => {
     const signal = async () =>
       env.client.workflow.signalWithStart(RECONCILE_WORKFLOW, {
@@ -116,7 +128,10 @@ describe('reconcile workflow', () => {
     world.createFailures = [invalid, invalid, invalid];
     await withWorkflow(world, async ({ handle }) => {
       await eventually(() => world.condition('Synced')?.status === 'False', 'Synced=False');
-      expect(world.condition('Synced')).toMatchObject({ reason: 'ReconcileError', message: "InvalidVpc.Range: The CIDR '10.0.0.0/8' is invalid." });
+      expect(world.condition('Synced')).toMatchObject({
+        reason: 'ReconcileError',
+        message: "InvalidVpc.Range: The CIDR '10.0.0.0/8' is invalid.",
+      });
       expect(world.events.filter((e) => e.startsWith('Warning ReconcileError'))).toHaveLength(1);
       // The pending poll is 0.2 s, but after a failure the next attempt waits the 5 s backoff.
       await sleep(3_000);

@@ -143,12 +143,17 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   if (plan.complete && failure === undefined) return { summary, complete: true };
 
   const conditions: ConditionUpdate[] = failure === undefined ? plan.conditions : withError(plan, failure);
-  if (failure !== undefined && failure !== state.lastEventMessage) events.push({ type: 'Warning', reason: 'ReconcileError', message: failure });
+  if (failure !== undefined && failure !== state.lastEventMessage)
+    events.push({ type: 'Warning', reason: 'ReconcileError', message: failure });
   state.lastEventMessage = failure;
 
   const writeBack = planWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, new Date().toISOString());
   if (writeBack) {
-    const written = await controlPlane.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [ref, object.uid, writeBack]);
+    const written = await controlPlane.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [
+      ref,
+      object.uid,
+      writeBack,
+    ]);
     state.ownResourceVersions.push(...written.resourceVersions);
     if (writeBack.status) recordConditionsInSearchAttributes(state, writeBack.status.conditions);
   }
@@ -179,7 +184,10 @@ async function runStep(
       return created.summary;
     }
     case 'update': {
-      const updated = await provider.updateExternal.executeWithOptions({ summary: `update external resource of ${target}: ${step.diff ?? ''}` }, [ref, uid]);
+      const updated = await provider.updateExternal.executeWithOptions(
+        { summary: `update external resource of ${target}: ${step.diff ?? ''}` },
+        [ref, uid],
+      );
       events.push({ type: 'Normal', reason: 'UpdatedExternalResource', message: updated });
       return updated;
     }

@@ -14,7 +14,15 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [ResourceKindKey, ResourceNamespaceKey,
 
 export const SEARCH_ATTRIBUTE_NAMES = ALL_SEARCH_ATTRIBUTE_KEYS.map((key) => key.name);
 
-const cliTypeName: Record<string, string> = { TEXT: 'Text', KEYWORD: 'Keyword', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+const cliTypeName: Record<string, string> = {
+  TEXT: 'Text',
+  KEYWORD: 'Keyword',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
+};
 
 /** `ResourceKind=Keyword`: the form `temporal server start-dev --search-attribute` takes. */
 export const SEARCH_ATTRIBUTE_FLAGS = ALL_SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}=${cliTypeName[key.type]}`);

@@ -12,20 +12,39 @@ const settled = (atProvider: unknown): ObjectSnapshot => ({
   hasFinalizer: true,
   deletionPolicy: 'Delete',
   managementPolicies: ['*'],
-  conditions: mergeConditions([], [available(), reconcileSuccess()].map((c) => ({ ...c, observedGeneration: 3 })), 't0'),
+  conditions: mergeConditions(
+    [],
+    [available(), reconcileSuccess()].map((c) => ({ ...c, observedGeneration: 3 })),
+    't0',
+  ),
   statusObservedGeneration: 3,
   atProvider,
 });
 
 describe('planWriteBack', () => {
   it('writes nothing when the object already shows this observation, whatever the key order', () => {
-    const fromApiServer = { cidrBlockAssociationSet: [{ associationId: 'a', cidrBlock: '10.0.0.0/16' }], state: 'available', vpcId: 'vpc-1' };
-    const fromProvider = { vpcId: 'vpc-1', state: 'available', cidrBlockAssociationSet: [{ cidrBlock: '10.0.0.0/16', associationId: 'a', statusMessage: undefined }] };
+    const fromApiServer = {
+      cidrBlockAssociationSet: [{ associationId: 'a', cidrBlock: '10.0.0.0/16' }],
+      state: 'available',
+      vpcId: 'vpc-1',
+    };
+    const fromProvider = {
+      vpcId: 'vpc-1',
+      state: 'available',
+      cidrBlockAssociationSet: [{ cidrBlock: '10.0.0.0/16', associationId: 'a', statusMessage: undefined }],
+    };
     expect(planWriteBack(settled(fromApiServer), fromProvider, [available(), reconcileSuccess()], undefined, [], 't1')).toBeUndefined();
   });
 
   it('writes status when the provider reports something new, keeping transition times', () => {
-    const plan = planWriteBack(settled({ state: 'pending' }), { state: 'available' }, [available(), reconcileSuccess()], undefined, [], 't1');
+    const plan = planWriteBack(
+      settled({ state: 'pending' }),
+      { state: 'available' },
+      [available(), reconcileSuccess()],
+      undefined,
+      [],
+      't1',
+    );
     expect(plan?.status?.atProvider).toEqual({ state: 'available' });
     expect(plan?.status?.conditions.every((c) => c.lastTransitionTime === 't0')).toBe(true);
   });

@@ -3,7 +3,8 @@ import { credentialsFromIni } from './credentials';
 
 describe('credentialsFromIni', () => {
   it('reads the requested profile', () => {
-    const file = '[default]\naws_access_key_id = AKIDEFAULT\naws_secret_access_key = s1\n[ops]\naws_access_key_id=AKIOPS\naws_secret_access_key=s2\n';
+    const file =
+      '[default]\naws_access_key_id = AKIDEFAULT\naws_secret_access_key = s1\n[ops]\naws_access_key_id=AKIOPS\naws_secret_access_key=s2\n';
     expect(credentialsFromIni(file, 'ops')).toEqual({ accessKeyId: 'AKIOPS', secretAccessKey: 's2', sessionToken: undefined });
   });
   it('fails without echoing the file', () => {

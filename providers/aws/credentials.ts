@@ -25,7 +25,10 @@ export async function resolveAwsSettings(providerConfigName: string, context: Co
   if (!ref) throw new ClassifiedError('MissingConfiguration', 'ProviderConfig credentials.secretRef is required for source Secret');
   const file = await context.getSecretValue(ref.namespace, ref.name, ref.key);
   if (file === undefined) {
-    throw new ClassifiedError('MissingConfiguration', `cannot read credentials: key "${ref.key}" of Secret ${ref.namespace}/${ref.name} not found`);
+    throw new ClassifiedError(
+      'MissingConfiguration',
+      `cannot read credentials: key "${ref.key}" of Secret ${ref.namespace}/${ref.name} not found`,
+    );
   }
   return { credentials: credentialsFromIni(file, spec.profile ?? 'default'), endpoint };
 }

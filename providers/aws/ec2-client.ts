@@ -43,6 +43,10 @@ function cachedSettings(providerConfigName: string, context: ConnectContext): Pr
 /** Hashed, so that no secret is ever used as a map key. */
 function cacheKey(region: string, { endpoint, credentials }: AwsClientSettings): string {
   return createHash('sha256')
-    .update([region, endpoint ?? '', credentials?.accessKeyId ?? '', credentials?.secretAccessKey ?? '', credentials?.sessionToken ?? ''].join('\0'))
+    .update(
+      [region, endpoint ?? '', credentials?.accessKeyId ?? '', credentials?.secretAccessKey ?? '', credentials?.sessionToken ?? ''].join(
+        '\0',
+      ),
+    )
     .digest('hex');
 }

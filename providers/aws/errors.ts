@@ -3,8 +3,21 @@
 // "your credentials are wrong", so those fail fast and show in Synced instead of retrying.
 import { ClassifiedError, type FailureClass } from '../../runtime/errors';
 
-const AUTH_CODES = new Set(['AuthFailure', 'UnauthorizedOperation', 'InvalidClientTokenId', 'SignatureDoesNotMatch', 'OptInRequired', 'Blocked']);
-const THROTTLING_CODES = new Set(['Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'RequestThrottled', 'TooManyRequestsException']);
+const AUTH_CODES = new Set([
+  'AuthFailure',
+  'UnauthorizedOperation',
+  'InvalidClientTokenId',
+  'SignatureDoesNotMatch',
+  'OptInRequired',
+  'Blocked',
+]);
+const THROTTLING_CODES = new Set([
+  'Throttling',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'TooManyRequestsException',
+]);
 
 interface AwsServiceError {
   name?: string;

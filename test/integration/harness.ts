@@ -14,9 +14,20 @@ import { runKubectl } from './kubectl';
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 export interface VpcObject {
-  metadata: { name: string; namespace: string; uid: string; generation: number; annotations?: Record<string, string>; finalizers?: string[] };
+  metadata: {
+    name: string;
+    namespace: string;
+    uid: string;
+    generation: number;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+  };
   spec: Record<string, any>;
-  status?: { atProvider?: Record<string, any>; conditions?: { type: string; status: string; reason: string; message?: string }[]; observedGeneration?: number };
+  status?: {
+    atProvider?: Record<string, any>;
+    conditions?: { type: string; status: string; reason: string; message?: string }[];
+    observedGeneration?: number;
+  };
 }
 
 export class ControlPlane {
@@ -75,7 +86,11 @@ export class ControlPlane {
   }
 
   private async spawnComponent(entry: string, readyMessage: string, env: Record<string, string>): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: repoRoot, env: this.env(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: repoRoot,
+      env: this.env(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const ready = new Promise<void>((resolve, reject) => {
       const onData = (chunk: Buffer) => {
         const text = chunk.toString();
@@ -84,7 +99,9 @@ export class ControlPlane {
       };
       child.stdout!.on('data', onData);
       child.stderr!.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`${entry} exited with ${code} before it was ready:\n${this.logs.slice(-20).join('')}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`${entry} exited with ${code} before it was ready:\n${this.logs.slice(-20).join('')}`)),
+      );
     });
     await ready;
     return child;
@@ -178,7 +195,11 @@ export async function eventually<T>(probe: () => Promise<T | undefined | false>,
   }
 }
 
-export function vpcManifest(name: string, forProvider: Record<string, unknown>, extra: { annotations?: Record<string, string>; spec?: Record<string, unknown> } = {}) {
+export function vpcManifest(
+  name: string,
+  forProvider: Record<string, unknown>,
+  extra: { annotations?: Record<string, string>; spec?: Record<string, unknown> } = {},
+) {
   return {
     apiVersion: 'ec2.aws.chronoplane.io/v1alpha1',
     kind: 'VPC',

@@ -56,7 +56,10 @@ describe('resilience', () => {
     await plane.startWatcher();
 
     const keptId = kept.metadata.annotations!['crossplane.io/external-name']!;
-    await eventually(async () => (await plane.describeVpc(keptId))?.Tags?.some((t) => t.Key === 'v' && t.Value === '2'), 'the edit to reach EC2');
+    await eventually(
+      async () => (await plane.describeVpc(keptId))?.Tags?.some((t) => t.Key === 'v' && t.Value === '2'),
+      'the edit to reach EC2',
+    );
     await readyVpc('added');
     await eventually(async () => !(await plane.getVpc('dropped')) && !(await plane.describeVpc(droppedId)), 'the deletion to complete');
   });

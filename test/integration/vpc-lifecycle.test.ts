@@ -36,7 +36,11 @@ describe('VPC lifecycle', () => {
     vpc = await ready(example.metadata.name);
     vpcId = vpc.metadata.annotations!['crossplane.io/external-name']!;
     expect(vpcId).toMatch(/^vpc-/);
-    expect(vpc.status!.atProvider).toMatchObject({ vpcId, state: 'available', cidrBlockAssociationSet: [{ cidrBlock: example.spec.forProvider.cidrBlock }] });
+    expect(vpc.status!.atProvider).toMatchObject({
+      vpcId,
+      state: 'available',
+      cidrBlockAssociationSet: [{ cidrBlock: example.spec.forProvider.cidrBlock }],
+    });
     expect(vpc.metadata.finalizers).toContain('finalizer.managedresource.crossplane.io');
     expect(vpc.status!.observedGeneration).toBe(vpc.metadata.generation);
 
@@ -83,8 +87,14 @@ describe('VPC lifecycle', () => {
 
   it('carries spec edits to EC2: tags and enableDnsHostnames', async () => {
     await plane.kubectl([
-      'patch', 'vpc', vpc.metadata.name, '--type=merge',
-      '-p', JSON.stringify({ spec: { forProvider: { enableDnsHostnames: true, tags: { team: 'platform', cost: 'shared', environment: null } } } }),
+      'patch',
+      'vpc',
+      vpc.metadata.name,
+      '--type=merge',
+      '-p',
+      JSON.stringify({
+        spec: { forProvider: { enableDnsHostnames: true, tags: { team: 'platform', cost: 'shared', environment: null } } },
+      }),
     ]);
     await eventually(async () => (await dnsHostnames(vpcId)) === true && (await tagsOf(vpcId)).cost === 'shared', 'EC2 to follow the spec');
     const tags = await tagsOf(vpcId);
@@ -94,16 +104,38 @@ describe('VPC lifecycle', () => {
 
   it('corrects drift made outside Chronoplane at the next poll', async () => {
     await plane.ec2.send(new ModifyVpcAttributeCommand({ VpcId: vpcId, EnableDnsHostnames: { Value: false } }));
-    await plane.ec2.send(new CreateTagsCommand({ Resources: [vpcId], Tags: [{ Key: 'rogue', Value: 'yes' }, { Key: 'team', Value: 'someone-else' }] }));
-    await eventually(async () => {
-      const tags = await tagsOf(vpcId);
-      return (await dnsHostnames(vpcId)) === true && tags.rogue === undefined && tags.team === 'platform';
-    }, 'drift to be corrected', 30_000);
+    await plane.ec2.send(
+      new CreateTagsCommand({
+        Resources: [vpcId],
+        Tags: [
+          { Key: 'rogue', Value: 'yes' },
+          { Key: 'team', Value: 'someone-else' },
+        ],
+      }),
+    );
+    await eventually(
+      async () => {
+        const tags = await tagsOf(vpcId);
+        return (await dnsHostnames(vpcId)) === true && tags.rogue === undefined && tags.team === 'platform';
+      },
+      'drift to be corrected',
+      30_000,
+    );
   });
 
   it('rejects changes to immutable fields at admission, with a clear message', async () => {
-    for (const [field, value] of [['cidrBlock', '10.99.0.0/16'], ['region', 'eu-west-1']] as const) {
-      const attempt = plane.kubectl(['patch', 'vpc', vpc.metadata.name, '--type=merge', '-p', JSON.stringify({ spec: { forProvider: { [field]: value } } })]);
+    for (const [field, value] of [
+      ['cidrBlock', '10.99.0.0/16'],
+      ['region', 'eu-west-1'],
+    ] as const) {
+      const attempt = plane.kubectl([
+        'patch',
+        'vpc',
+        vpc.metadata.name,
+        '--type=merge',
+        '-p',
+        JSON.stringify({ spec: { forProvider: { [field]: value } } }),
+      ]);
       await expect(attempt).rejects.toThrow(`${field} is immutable`);
     }
   });
@@ -125,9 +157,18 @@ describe('VPC lifecycle', () => {
 
     await workflow.result(); // the workflow ends with the object
     // Provider calls are regular activities, each recorded in the history.
-    const providerCalls = ((await workflow.fetchHistory()).events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+    const providerCalls = ((await workflow.fetchHistory()).events ?? []).map(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name,
+    );
     expect(providerCalls.filter((name) => name === 'deleteExternal')).toHaveLength(1);
-    const events = await plane.kubectl(['get', 'events', '--field-selector', `involvedObject.name=${vpc.metadata.name}`, '-o', 'jsonpath={.items[*].reason}']);
+    const events = await plane.kubectl([
+      'get',
+      'events',
+      '--field-selector',
+      `involvedObject.name=${vpc.metadata.name}`,
+      '-o',
+      'jsonpath={.items[*].reason}',
+    ]);
     expect(events).toContain('DeletedExternalResource');
   });
 

@@ -30,7 +30,14 @@ describe('VPC policies', () => {
     const vpcId = vpc.metadata.annotations!['crossplane.io/external-name']!;
     await plane.kubectl(['annotate', 'vpc', 'paused', 'crossplane.io/paused=true']);
     await eventually(async () => condition(await plane.getVpc('paused'), 'Synced')?.reason === 'ReconcilePaused', 'ReconcilePaused');
-    await plane.kubectl(['patch', 'vpc', 'paused', '--type=merge', '-p', JSON.stringify({ spec: { forProvider: { tags: { stage: 'two' } } } })]);
+    await plane.kubectl([
+      'patch',
+      'vpc',
+      'paused',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ spec: { forProvider: { tags: { stage: 'two' } } } }),
+    ]);
     await sleep(5_000); // longer than the 3 s poll and 1 s pending intervals
     expect((await tagsOf(vpcId)).stage).toBe('one');
 
@@ -40,13 +47,22 @@ describe('VPC policies', () => {
   });
 
   it('observes without changing anything under managementPolicies ["Observe"]', async () => {
-    const made = await plane.ec2.send(new CreateVpcCommand({ CidrBlock: '10.50.0.0/16', TagSpecifications: [{ ResourceType: 'vpc', Tags: [{ Key: 'owner', Value: 'another-team' }] }] }));
+    const made = await plane.ec2.send(
+      new CreateVpcCommand({
+        CidrBlock: '10.50.0.0/16',
+        TagSpecifications: [{ ResourceType: 'vpc', Tags: [{ Key: 'owner', Value: 'another-team' }] }],
+      }),
+    );
     const vpcId = made.Vpc!.VpcId!;
     await plane.apply(
-      vpcManifest('observed', { cidrBlock: '10.50.0.0/16', tags: { owner: 'us' }, enableDnsHostnames: true }, {
-        annotations: { 'crossplane.io/external-name': vpcId },
-        spec: { managementPolicies: ['Observe'] },
-      }),
+      vpcManifest(
+        'observed',
+        { cidrBlock: '10.50.0.0/16', tags: { owner: 'us' }, enableDnsHostnames: true },
+        {
+          annotations: { 'crossplane.io/external-name': vpcId },
+          spec: { managementPolicies: ['Observe'] },
+        },
+      ),
     );
     const vpc = await readyVpc('observed');
     expect(vpc.status!.atProvider).toMatchObject({ vpcId, state: 'available' });
@@ -72,7 +88,13 @@ describe('VPC policies', () => {
   it('adopts an existing VPC named by crossplane.io/external-name instead of creating one', async () => {
     const made = await plane.ec2.send(new CreateVpcCommand({ CidrBlock: '10.60.0.0/16' }));
     const vpcId = made.Vpc!.VpcId!;
-    await plane.apply(vpcManifest('adopted', { cidrBlock: '10.60.0.0/16', tags: { adopted: 'yes' } }, { annotations: { 'crossplane.io/external-name': vpcId } }));
+    await plane.apply(
+      vpcManifest(
+        'adopted',
+        { cidrBlock: '10.60.0.0/16', tags: { adopted: 'yes' } },
+        { annotations: { 'crossplane.io/external-name': vpcId } },
+      ),
+    );
     const vpc = await readyVpc('adopted');
     expect(vpc.metadata.annotations!['crossplane.io/external-name']).toBe(vpcId);
     await eventually(async () => (await tagsOf(vpcId)).adopted === 'yes', 'the adopted VPC to be tagged');
@@ -90,14 +112,23 @@ describe('VPC policies', () => {
     expect(condition(vpc, 'Synced')!.message).toMatch(/cannot create VPC: InvalidVpc\.Range/);
     expect(await plane.vpcsTaggedWithUid(vpc.metadata.uid)).toEqual([]);
 
-    const events = await plane.kubectl(['get', 'events', '--field-selector', `involvedObject.name=too-big`, '-o', 'jsonpath={.items[*].reason}']);
+    const events = await plane.kubectl([
+      'get',
+      'events',
+      '--field-selector',
+      `involvedObject.name=too-big`,
+      '-o',
+      'jsonpath={.items[*].reason}',
+    ]);
     expect(events).toContain('ReconcileError');
 
     // Backoff doubles from 5 s: attempts at about 0, 5 and 15 s. Without it, the 1 s pending
     // poll would have made about 20 attempts in this window.
     await sleep(20_000);
     const handle = plane.temporal.workflow.getHandle(workflowIdFor(refFor(vpcApi, plane.namespace, 'too-big')));
-    const creates = ((await handle.fetchHistory()).events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createExternal');
+    const creates = ((await handle.fetchHistory()).events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createExternal',
+    );
     expect(creates.length).toBeGreaterThanOrEqual(2);
     expect(creates.length).toBeLessThanOrEqual(4);
     expect((await handle.query(stateQuery)).consecutiveFailures).toBeGreaterThanOrEqual(creates.length);

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { credentialsFromIni } from '../../providers/aws/credentials.js';
-import { ensureDockerCompose } from '../../stack/install-compose.js';
-import { repoRoot } from '../../stack/paths.js';
+import { credentialsFromIni } from '../../providers/aws/credentials';
+import { ensureDockerCompose } from '../../stack/install-compose';
+import { repoRoot } from '../../stack/paths';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../workflows/search-attributes';
 
 const run = promisify(execFile);

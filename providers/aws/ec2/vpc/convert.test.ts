@@ -27,7 +27,9 @@ describe('VPC conversion', () => {
       ownerId: '123',
       dhcpOptionsId: 'dopt-1',
       isDefault: false,
-      cidrBlockAssociationSet: [{ associationId: 'a-1', cidrBlock: '10.0.0.0/16', cidrBlockState: { state: 'associated', statusMessage: undefined } }],
+      cidrBlockAssociationSet: [
+        { associationId: 'a-1', cidrBlock: '10.0.0.0/16', cidrBlockState: { state: 'associated', statusMessage: undefined } },
+      ],
     });
   });
 
@@ -38,7 +40,9 @@ describe('VPC conversion', () => {
 
   it('late-initializes only the fields the spec left empty', () => {
     expect(lateInitialize(spec, observed)).toEqual({ instanceTenancy: 'default', enableDnsSupport: true, enableDnsHostnames: false });
-    expect(lateInitialize({ ...spec, instanceTenancy: 'default', enableDnsSupport: true, enableDnsHostnames: false }, observed)).toBeUndefined();
+    expect(
+      lateInitialize({ ...spec, instanceTenancy: 'default', enableDnsSupport: true, enableDnsHostnames: false }, observed),
+    ).toBeUndefined();
   });
 
   it('is up to date when flags and tags match', () => {

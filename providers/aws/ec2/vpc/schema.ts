@@ -19,10 +19,15 @@ export const vpcApi: KindApi = {
 export const VpcParameters = Doc('The desired state of the VPC, in EC2\u2019s terms.', {
   region: immutable(DocString('The AWS region of the VPC, such as us-east-1.', { minLength: 1 }), 'region'),
   cidrBlock: withRules(
-    immutable(DocString('The IPv4 network range of the VPC in CIDR notation, such as 10.0.0.0/16. EC2 accepts netmasks from /16 to /28.'), 'cidrBlock'),
+    immutable(
+      DocString('The IPv4 network range of the VPC in CIDR notation, such as 10.0.0.0/16. EC2 accepts netmasks from /16 to /28.'),
+      'cidrBlock',
+    ),
     { rule: 'isCIDR(self) && cidr(self).ip().family() == 4', message: 'cidrBlock must be an IPv4 CIDR such as 10.0.0.0/16' },
   ),
-  enableDnsSupport: Type.Optional(Type.Boolean({ description: 'Whether the Amazon DNS server resolves names in the VPC. EC2 defaults to true.' })),
+  enableDnsSupport: Type.Optional(
+    Type.Boolean({ description: 'Whether the Amazon DNS server resolves names in the VPC. EC2 defaults to true.' }),
+  ),
   enableDnsHostnames: Type.Optional(
     Type.Boolean({ description: 'Whether instances with public IP addresses get public DNS hostnames. EC2 defaults to false.' }),
   ),
@@ -38,9 +43,10 @@ export const VpcParameters = Doc('The desired state of the VPC, in EC2\u2019s te
     withRules(
       StringMap('Tags to set on the VPC. Chronoplane adds crossplane-kind, crossplane-name and crossplane-provider.', AWS_TAG_LIMITS),
       {
-      rule: "self.all(k, !k.startsWith('crossplane-') && !k.startsWith('aws:') && k != 'chronoplane.io/uid')",
-      message: 'tag keys starting with crossplane- or aws:, and chronoplane.io/uid, are reserved',
-    }),
+        rule: "self.all(k, !k.startsWith('crossplane-') && !k.startsWith('aws:') && k != 'chronoplane.io/uid')",
+        message: 'tag keys starting with crossplane- or aws:, and chronoplane.io/uid, are reserved',
+      },
+    ),
   ),
 });
 export type VpcParameters = Static<typeof VpcParameters>;
