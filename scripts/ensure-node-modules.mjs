@@ -1,0 +1,25 @@
+// Runs before `npm run up` and `npm test` (npm's pre-scripts), so that the README's two
+// commands work on a fresh clone: it installs the locked packages when node_modules is
+// missing or older than package-lock.json. Plain JavaScript: nothing is installed yet.
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const modifiedAt = (file) => {
+  try {
+    return statSync(join(root, file)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+};
+
+// npm writes node_modules/.package-lock.json at the end of every install.
+const installed = modifiedAt('node_modules/.package-lock.json');
+const locked = modifiedAt('package-lock.json');
+if (installed === undefined || (locked !== undefined && locked > installed)) {
+  console.log('chronoplane: installing Node packages (npm ci)…');
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  process.exit(result.status ?? 1);
+}
