@@ -22,12 +22,8 @@ async function main(command: string | undefined): Promise<void> {
 async function up(): Promise<void> {
   const startedAt = Date.now();
   const endpoints = await upDevStack();
-  const problems = endpoints.bootstrap.problems.length;
-  console.log(
-    `\nChronoplane is up (${seconds(startedAt)})${problems > 0 ? `, but ${problems} bootstrap step(s) failed (see above)` : ''}.\n`,
-  );
+  console.log(`\nChronoplane is up (${seconds(startedAt)}).\n`);
   printNextSteps(endpoints);
-  if (problems > 0) process.exitCode = 1;
 }
 
 function printNextSteps(endpoints: DevStackEndpoints): void {
@@ -39,7 +35,6 @@ function printNextSteps(endpoints: DevStackEndpoints): void {
   );
   console.log(`  EC2 endpoint:  ${endpoints.ec2Endpoint}   (moto; any region, any credentials)`);
   console.log(`  Logs:          ${layout.root}/*/logs/*.log`);
-  if (!endpoints.bootstrap.crdsApplied) console.log('  (CRDs not applied: see above; npm run up again once deploy/crds is fixed)');
   console.log('\nTry:');
   console.log(`  kubectl apply -f ${example}`);
   console.log('  kubectl get vpc -w');

@@ -3,7 +3,7 @@
 // with everything running. Each start is skipped when that server already runs,
 // which makes `up` safe to repeat; `down` stops processes and keeps their state.
 import { join } from 'node:path';
-import { bootstrapCluster, type BootstrapResult } from './cluster-bootstrap';
+import { bootstrapCluster } from './cluster-bootstrap';
 import { CONTROLLERS, controllerLogFile, controllerRunning, startController, stopController } from './controllers';
 import { ensureInstalled } from './install';
 import { KUBE_COMPONENTS, kubeComponentRunning, kubeLogFile, startKubeCluster, stopKubeCluster } from './kube';
@@ -41,7 +41,6 @@ export interface DevStackEndpoints {
   temporalNamespace: string;
   temporalUiUrl: string;
   ec2Endpoint: string;
-  bootstrap: BootstrapResult;
 }
 
 export async function upDevStack(layout = devStackLayout()): Promise<DevStackEndpoints> {
@@ -61,8 +60,7 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
   ]);
   for (const started of [...kube.processes, temporal.process, moto.process]) reportStart(started);
 
-  const bootstrap = await bootstrapCluster(kube.kubeconfigPath, moto.endpoint);
-  for (const problem of bootstrap.problems) progress(`error: ${problem}`);
+  await bootstrapCluster(kube.kubeconfigPath, moto.endpoint);
 
   const controllerEnvironment = {
     temporalAddress: temporal.address,
@@ -81,7 +79,6 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     temporalNamespace: temporal.namespace,
     temporalUiUrl: temporal.uiUrl,
     ec2Endpoint: moto.endpoint,
-    bootstrap,
   };
 }
 

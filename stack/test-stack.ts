@@ -56,10 +56,11 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     throw new Error(`the test stack did not start:\n${reasons.join('\n')}`);
   }
   if (options.bootstrap) {
-    const { problems } = await bootstrapCluster(kube.value.kubeconfigPath, moto.value.endpoint);
-    if (problems.length > 0) {
+    try {
+      await bootstrapCluster(kube.value.kubeconfigPath, moto.value.endpoint);
+    } catch (error) {
       await stop();
-      throw new Error(`the test cluster could not be bootstrapped:\n${problems.join('\n')}`);
+      throw new Error(`the test cluster could not be bootstrapped: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return {
