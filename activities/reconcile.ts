@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { EXTERNAL_NAME, FINALIZER, PAUSED } from '../apis/annotations';
 import type { Condition } from '../apis/conditions';
 import type { ExternalClient } from '../runtime/external-client';
+import { OBJECT_GONE } from '../runtime/errors';
 import type { ManagedKind, ResourceRef } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { PassObservation } from '../workflows/observation';
@@ -38,7 +39,7 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
   async function current(ref: ResourceRef, uid: string): Promise<ManagedResource> {
     const mr = await kube.get(ref);
     if (!mr || mr.metadata.uid !== uid) {
-      throw ApplicationFailure.nonRetryable(`${ref.kind} ${ref.namespace}/${ref.name} (uid ${uid}) no longer exists`, 'ObjectGone');
+      throw ApplicationFailure.nonRetryable(`${ref.kind} ${ref.namespace}/${ref.name} (uid ${uid}) no longer exists`, OBJECT_GONE);
     }
     return mr;
   }

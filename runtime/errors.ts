@@ -24,3 +24,6 @@ export class ClassifiedError extends Error {
     this.name = failureClass;
   }
 }
+
+/** The failure type of an activity that found its object deleted, or replaced by a new one. */
+export const OBJECT_GONE = 'ObjectGone';

@@ -1,14 +1,7 @@
 // One informer per managed kind, across all namespaces. The informer relists by itself after a
 // watch expires (410 Gone); on any other error it stops, so we restart it with backoff. A relist
 // replays every object as an add, which is safe because signals are idempotent.
-import {
-  CustomObjectsApi,
-  KubeConfig,
-  makeInformer,
-  type Informer,
-  type KubernetesListObject,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
+import { CustomObjectsApi, KubeConfig, makeInformer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { KindApi } from '../runtime/managed-kind';
 import type { ResourceEvent } from '../workflows/api';
 
@@ -19,6 +12,15 @@ export interface InformerHooks {
   onConnect?: (api: KindApi) => void;
 }
 
+/** What the watcher needs of an informer: start it, and stop it for good. */
+export interface KindWatch {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Errors further apart than this start the backoff again from one second. */
+const QUIET_PERIOD_MS = 60_000;
+
 /** Watches one kind in every namespace, or in `namespace` only. */
 export function watchKind(
   kubeConfig: KubeConfig,
@@ -26,7 +28,7 @@ export function watchKind(
   namespace: string | undefined,
   handle: WatchHandler,
   hooks: InformerHooks,
-): Informer<KubernetesObject> {
+): KindWatch {
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const { group, version, plural } = api;
   const list = (
@@ -40,16 +42,16 @@ export function watchKind(
   informer.on('add', (obj) => handle(api, obj, 'ADDED'));
   informer.on('update', (obj) => handle(api, obj, 'MODIFIED'));
   informer.on('delete', (obj) => handle(api, obj, 'DELETED'));
-  informer.on('connect', () => {
-    failures = 0;
-    hooks.onConnect?.(api);
-  });
+  informer.on('connect', () => hooks.onConnect?.(api));
 
   let failures = 0;
+  let lastErrorAt = 0;
   let stopped = false;
   informer.on('error', (error) => {
     if (stopped) return;
-    failures += 1;
+    const now = Date.now();
+    failures = now - lastErrorAt > QUIET_PERIOD_MS ? 1 : failures + 1;
+    lastErrorAt = now;
     const delay = Math.min(2 ** (failures - 1), 30);
     hooks.onError(api, error, delay);
     setTimeout(() => {
@@ -57,10 +59,11 @@ export function watchKind(
     }, delay * 1000);
   });
 
-  const stop = informer.stop.bind(informer);
-  informer.stop = async () => {
-    stopped = true;
-    await stop();
+  return {
+    start: () => informer.start(),
+    async stop() {
+      stopped = true;
+      await informer.stop();
+    },
   };
-  return informer;
 }

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { KindApi } from '../runtime/managed-kind';
 import { refFor } from '../runtime/managed-kind';
 import { fingerprint } from './fingerprint';
-import { watchKind } from './informers';
+import { watchKind, type KindWatch } from './informers';
 import { Signaler } from './signaler';
 import type { WatcherMetrics } from './metrics';
 import type { ResourceEvent } from '../workflows/api';
@@ -24,7 +24,7 @@ export interface WatcherOptions {
 export class Watcher {
   private readonly lastSignalled = new Map<string, string>();
   private readonly signaler: Signaler;
-  private informers: { stop(): Promise<void>; start(): Promise<void> }[] = [];
+  private informers: KindWatch[] = [];
 
   constructor(private readonly options: WatcherOptions) {
     const { metrics, logger } = options;

@@ -49,6 +49,8 @@ export interface CarriedState {
 export interface ReconcileInput {
   ref: ResourceRef;
   carried?: CarriedState;
+  /** History events after which a run continues as new; defaults to 2,000. */
+  historyBudget?: number;
 }
 
 export const resourceEventSignal = defineSignal<[ResourceEvent]>('resourceEvent');

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 /** Runs `body` with a worker serving one fresh workflow over `world`. */
-async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, recordAs?: string): Promise<void> {
+async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, recordAs?: string, historyBudget?: number): Promise<void> {
   counter += 1;
   const taskQueue = `reconcile-test-${counter}`;
   const ref: ResourceRef = {
@@ -47,7 +47,7 @@ async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, r
       env.client.workflow.signalWithStart(RECONCILE_WORKFLOW, {
         workflowId: workflowIdFor(ref),
         taskQueue,
-        args: [{ ref } satisfies ReconcileInput],
+        args: [{ ref, historyBudget } satisfies ReconcileInput],
         signal: resourceEventSignal,
         signalArgs: [{ type: 'MODIFIED', uid: world.object?.uid ?? 'gone', resourceVersion: String(world.object?.resourceVersion ?? 0) }],
       });
@@ -189,6 +189,27 @@ describe('reconcile workflow', () => {
       expect(world.count('deleteExternal')).toBe(0);
       expect(world.external.size).toBe(1);
     });
+  });
+
+  it('continues as new when its history budget is spent, carrying its state', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 0.05, pendingSeconds: 0.05 };
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        const firstRunId = (await handle.describe()).runId;
+        await eventually(async () => (await handle.describe()).runId !== firstRunId, 'a new run', 30_000);
+        const next = await handle.describe();
+        expect(next.status.name).toBe('RUNNING');
+        expect(next.historyLength).toBeLessThan(60);
+        const state = await handle.query(stateQuery);
+        expect(state.uid).toBe('uid-1');
+        expect(state.passes).toBeGreaterThan(3); // counted on from the previous run
+        expect(world.count('createExternal')).toBe(1); // the new run knows the VPC exists
+      },
+      undefined,
+      40,
+    );
   });
 
   it('treats a recreated object (same name, new uid) as new', async () => {

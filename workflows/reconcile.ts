@@ -6,6 +6,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ReconcileActivities } from '../activities/reconcile';
 import { conditionStatus, reconcileError, type ConditionUpdate } from '../apis/conditions';
 import type { ResourceRef } from '../runtime/managed-kind';
+import { OBJECT_GONE } from '../runtime/errors';
 import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
 import { decide, secondsUntilNextPass, type Plan, type Step } from './decide';
 import type { EventNote } from '../activities/events';
@@ -29,8 +30,8 @@ const provider = wf.proxyActivities<ReconcileActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
 });
 
-/** Keeps each run's history small; the dev server's SQLite store is the bottleneck. */
-const MAX_HISTORY_EVENTS = 2_000;
+/** Keeps each run's history small: replaying it is cheap, and so is storing it in SQLite. */
+const DEFAULT_HISTORY_BUDGET = 2_000;
 
 export async function reconcileManagedResource(input: ReconcileInput): Promise<void> {
   const { ref } = input;
@@ -74,8 +75,9 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
       await wf.condition(wf.allHandlersFinished);
       return;
     }
-    if (wf.allHandlersFinished() && (wf.workflowInfo().continueAsNewSuggested || wf.workflowInfo().historyLength > MAX_HISTORY_EVENTS)) {
-      await wf.continueAsNew<typeof reconcileManagedResource>({ ref, carried: state });
+    const { continueAsNewSuggested, historyLength } = wf.workflowInfo();
+    if (wf.allHandlersFinished() && (continueAsNewSuggested || historyLength > (input.historyBudget ?? DEFAULT_HISTORY_BUDGET))) {
+      await wf.continueAsNew<typeof reconcileManagedResource>({ ...input, carried: state });
     }
     if (waitSeconds === undefined) await wf.condition(() => state.dirty);
     else await wf.condition(() => state.dirty, waitSeconds * 1000);
@@ -221,7 +223,7 @@ function failureMessage(error: unknown): string {
 }
 
 function isObjectGone(error: unknown): boolean {
-  return error instanceof wf.ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === 'ObjectGone';
+  return error instanceof wf.ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === OBJECT_GONE;
 }
 
 const describe = (ref: ResourceRef) => `${ref.kind} ${ref.namespace}/${ref.name}`;

@@ -32,6 +32,7 @@ export interface VpcObject {
 
 export class ControlPlane {
   readonly ec2: EC2Client;
+  readonly ec2Endpoint = inject('ec2Endpoint');
   private worker?: ChildProcess;
   private watcher?: ChildProcess;
   readonly logs: string[] = [];
@@ -45,7 +46,7 @@ export class ControlPlane {
   ) {
     this.ec2 = new EC2Client({
       region: 'us-east-1',
-      endpoint: inject('ec2Endpoint'),
+      endpoint: this.ec2Endpoint,
       credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' },
     });
   }

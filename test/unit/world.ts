@@ -6,6 +6,7 @@ import type { ReconcileActivities, WriteBack } from '../../activities/reconcile'
 import type { Condition } from '../../apis/conditions';
 import type { ManagementAction } from '../../apis/managed';
 import type { PassObservation } from '../../workflows/observation';
+import { OBJECT_GONE } from '../../runtime/errors';
 
 export interface WorldObject {
   uid: string;
@@ -45,7 +46,7 @@ export class World {
   }
 
   private live(uid: string): WorldObject {
-    if (!this.object || this.object.uid !== uid) throw ApplicationFailure.nonRetryable('gone', 'ObjectGone');
+    if (!this.object || this.object.uid !== uid) throw ApplicationFailure.nonRetryable('gone', OBJECT_GONE);
     return this.object;
   }
 
