@@ -41,6 +41,5 @@ export const ProviderConfigSpec = Doc('How to reach AWS.', {
 });
 export type ProviderConfigSpec = Static<typeof ProviderConfigSpec>;
 
-export const ProviderConfigStatus = Doc('Observed state of the ProviderConfig.', {
-  users: Type.Optional(Type.Integer({ description: 'How many managed resources use this ProviderConfig.' })),
-});
+/** Nothing is reported yet; counting users (Crossplane's ProviderConfigUsage) may come later. */
+export const ProviderConfigStatus = Doc('Observed state of the ProviderConfig.', {});
