@@ -114,10 +114,15 @@ export function secondsUntilNextPass(
     case 'pending':
       return poll.pendingSeconds;
     case 'backoff':
-      return Math.min(BACKOFF_BASE_SECONDS * 2 ** Math.max(0, consecutiveFailures - 1), BACKOFF_MAX_SECONDS);
+      return backoffSeconds(consecutiveFailures);
     case 'signal':
       return undefined;
   }
+}
+
+/** 5 s, 10 s, 20 s … after each consecutive failure, capped at 5 minutes. */
+export function backoffSeconds(consecutiveFailures: number): number {
+  return Math.min(BACKOFF_BASE_SECONDS * 2 ** Math.max(0, consecutiveFailures - 1), BACKOFF_MAX_SECONDS);
 }
 
 export const BACKOFF_BASE_SECONDS = 5;

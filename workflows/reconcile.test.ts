@@ -150,6 +150,18 @@ describe('reconcile workflow', () => {
     });
   });
 
+  it('survives an activity that exhausts its retries, and tries again after the backoff', async () => {
+    const world = new World();
+    const apiServerDown = () => ApplicationFailure.retryable('Kubernetes API: connection refused', 'Transient');
+    world.observeFailures = [apiServerDown(), apiServerDown(), apiServerDown()]; // all 3 local attempts
+    await withWorkflow(world, async ({ handle }) => {
+      await eventually(async () => (await handle.query(stateQuery)).consecutiveFailures === 1, 'the failed pass');
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      expect((await handle.query(stateQuery)).lastPass?.error).toBe('Kubernetes API: connection refused');
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready after the backoff', 20_000);
+    });
+  });
+
   it('does nothing while paused, and does not poll', async () => {
     const world = new World();
     world.object = newObject('uid-1', { paused: true });

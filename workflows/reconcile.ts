@@ -8,7 +8,7 @@ import { conditionStatus, reconcileError, type ConditionUpdate } from '../apis/c
 import type { ResourceRef } from '../runtime/managed-kind';
 import { OBJECT_GONE } from '../runtime/errors';
 import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
-import { decide, secondsUntilNextPass, type Plan, type Step } from './decide';
+import { backoffSeconds, decide, secondsUntilNextPass, type Plan, type Step } from './decide';
 import type { EventNote } from '../activities/events';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { planWriteBack } from './status';
@@ -98,16 +98,13 @@ async function reconcilePass(ref: ResourceRef, state: CarriedState): Promise<Pas
   try {
     return await runPass(ref, state);
   } catch (error) {
-    if (!(error instanceof wf.ActivityFailure)) throw error;
+    if (!activityFailure(error)) throw error;
     state.consecutiveFailures += 1;
     const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [], error: failureMessage(error) };
     wf.log.warn('reconcile pass failed', { resource: describe(ref), error: summary.error });
-    return { summary, waitSeconds: secondsUntilNextPass('backoff', BACKOFF_POLL, state.consecutiveFailures), complete: false };
+    return { summary, waitSeconds: backoffSeconds(state.consecutiveFailures), complete: false };
   }
 }
-
-/** Only 'backoff' is looked up when a pass fails before it learned the kind's poll intervals. */
-const BACKOFF_POLL = { steadySeconds: 0, pendingSeconds: 0 };
 
 async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResult> {
   const observation: PassObservation = await controlPlane.observe.executeWithOptions({ summary: `observe ${describe(ref)}` }, [ref]);
@@ -217,13 +214,23 @@ function withError(plan: Plan, message: string): ConditionUpdate[] {
   return [...plan.conditions.filter((c) => c.type !== 'Synced'), reconcileError(message)];
 }
 
+/**
+ * The failure an activity reported, or undefined for anything else (a bug, a cancellation),
+ * which must propagate. A regular activity's failure arrives wrapped in ActivityFailure; a
+ * local activity's arrives as the ApplicationFailure itself.
+ */
+function activityFailure(error: unknown): ApplicationFailure | undefined {
+  if (error instanceof wf.ActivityFailure)
+    return error.cause instanceof ApplicationFailure ? error.cause : ApplicationFailure.fromError(error.cause);
+  return error instanceof ApplicationFailure ? error : undefined;
+}
+
 function failureMessage(error: unknown): string {
-  const cause = error instanceof wf.ActivityFailure ? error.cause : error;
-  return cause instanceof Error ? cause.message : String(cause);
+  return activityFailure(error)?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
 function isObjectGone(error: unknown): boolean {
-  return error instanceof wf.ActivityFailure && error.cause instanceof ApplicationFailure && error.cause.type === OBJECT_GONE;
+  return activityFailure(error)?.type === OBJECT_GONE;
 }
 
 const describe = (ref: ResourceRef) => `${ref.kind} ${ref.namespace}/${ref.name}`;

@@ -30,6 +30,8 @@ export class World {
   events: string[] = [];
   /** Thrown by the next createExternal calls, in order. */
   createFailures: Error[] = [];
+  /** Thrown by the next observe calls, in order (the API server being down, say). */
+  observeFailures: Error[] = [];
   poll = { steadySeconds: 2, pendingSeconds: 0.2 };
 
   count(name: string): number {
@@ -55,6 +57,8 @@ export class World {
     return {
       async observe(): Promise<PassObservation> {
         world.calls.push('observe');
+        const failure = world.observeFailures.shift();
+        if (failure) throw failure;
         const o = world.object;
         if (!o) return { found: false };
         const object = {
