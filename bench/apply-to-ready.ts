@@ -38,10 +38,13 @@ const environment = {
     CHRONOPLANE_WATCHER_METRICS_PORT: String(watcherMetricsPort),
     CHRONOPLANE_POLL_STEADY_SECONDS: String(steadyPollSeconds),
     LOG_LEVEL: 'warn',
-    ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
   },
 };
-const worker = await startController(dir, 'worker', environment);
+// BENCH_WORKER_NODE_OPTIONS (e.g. `--import ./profile.mjs`) goes to the worker only, for profiling.
+const workerNodeOptions: Record<string, string> = process.env.BENCH_WORKER_NODE_OPTIONS
+  ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS }
+  : {};
+const worker = await startController(dir, 'worker', { ...environment, extra: { ...environment.extra, ...workerNodeOptions } });
 const watcher = await startController(dir, 'watcher', environment);
 const rss = new RssSampler({ worker: worker.pid, watcher: watcher.pid });
 const kubectl = (args: string[], input?: string) => runCommand('kubectl', ['--kubeconfig', stack.kubeconfigPath, ...args], { input });
