@@ -1,7 +1,8 @@
 // Kubernetes Events about a managed resource, as `kubectl describe` shows them.
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
-import type { ResourceRef } from '../runtime/managed-kind';
+import { apiVersionOf, type ResourceRef } from '../runtime/managed-kind';
+import { kindFor } from '../providers/registry';
 
 export interface EventNote {
   type: 'Normal' | 'Warning';
@@ -12,7 +13,13 @@ export interface EventNote {
 export function toKubeEvent(ref: ResourceRef, uid: string, note: EventNote, now: Date): CoreV1Event {
   return {
     metadata: { name: `${ref.name}.${now.getTime().toString(16)}${Math.random().toString(16).slice(2, 8)}`, namespace: ref.namespace },
-    involvedObject: { apiVersion: `${ref.group}/${ref.version}`, kind: ref.kind, name: ref.name, namespace: ref.namespace, uid },
+    involvedObject: {
+      apiVersion: apiVersionOf(kindFor(ref.group, ref.kind).api),
+      kind: ref.kind,
+      name: ref.name,
+      namespace: ref.namespace,
+      uid,
+    },
     type: note.type,
     reason: note.reason,
     message: note.message,

@@ -5,6 +5,7 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
+  KubernetesObjectApi,
   PatchStrategy,
   setHeaderOptions,
   type CoreV1Event,
@@ -13,16 +14,20 @@ import type { ClusterKind, ConnectContext } from '../runtime/external-client';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { ResourceRef } from '../runtime/managed-kind';
 import { loadKubeConfig } from '../runtime/kube-config';
+import { kindFor } from '../providers/registry';
 
 export const FIELD_MANAGER = 'chronoplane';
 
 export class KubeAccess implements ConnectContext {
   private readonly custom: CustomObjectsApi;
   private readonly core: CoreV1Api;
+  /** Any kind at all, through discovery: for generic references to objects we do not manage. */
+  private readonly objects: KubernetesObjectApi;
 
   constructor(kubeConfig: KubeConfig) {
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
     this.core = kubeConfig.makeApiClient(CoreV1Api);
+    this.objects = KubernetesObjectApi.makeApiClient(kubeConfig);
   }
 
   static fromDefault(): KubeAccess {
@@ -53,6 +58,58 @@ export class KubeAccess implements ConnectContext {
     return this.custom.replaceNamespacedCustomObject({ ...target(ref), body: object, fieldManager: FIELD_MANAGER });
   }
 
+  /**
+   * A merge patch of a managed object's annotations (null removes one), with no uid guard: in-use
+   * marks belong to the dependent, not to the object's own workflow. With `ifExists`, a missing
+   * object is not an error; the result says whether it was there.
+   */
+  async patchAnnotations(
+    ref: ResourceRef,
+    annotations: Record<string, string | null>,
+    options: { ifExists?: boolean } = {},
+  ): Promise<boolean> {
+    try {
+      await this.custom.patchNamespacedCustomObject(
+        { ...target(ref), body: { metadata: { annotations } }, fieldManager: FIELD_MANAGER },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+      return true;
+    } catch (error) {
+      if (options.ifExists && isStatus(error, 404)) return false;
+      throw error;
+    }
+  }
+
+  /** Managed objects of one kind in one namespace that carry all of `labels`. */
+  async list(group: string, kind: string, namespace: string, labels: Record<string, string>): Promise<ManagedResource[]> {
+    const { api } = kindFor(group, kind);
+    const labelSelector = Object.entries(labels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    const list = (await this.custom.listNamespacedCustomObject({
+      group,
+      version: api.version,
+      namespace,
+      plural: api.plural,
+      labelSelector: labelSelector || undefined,
+    })) as { items: ManagedResource[] };
+    return list.items;
+  }
+
+  /** Any object by apiVersion and kind, or undefined when it (or its kind) does not exist. */
+  async getAny(apiVersion: string, kind: string, namespace: string, name: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      return (await this.objects.read({ apiVersion, kind, metadata: { name, namespace: namespace || undefined } })) as Record<
+        string,
+        unknown
+      >;
+    } catch (error) {
+      // An unknown kind fails discovery with a plain Error; it will not exist until its CRD does.
+      if (isStatus(error, 404) || /Unrecognized API version and kind/.test(String(error))) return undefined;
+      throw error;
+    }
+  }
+
   async createEvent(event: CoreV1Event): Promise<void> {
     await this.core.createNamespacedEvent({ namespace: event.metadata.namespace!, body: event });
   }
@@ -68,13 +125,11 @@ export class KubeAccess implements ConnectContext {
   }
 }
 
-const target = (ref: ResourceRef) => ({
-  group: ref.group,
-  version: ref.version,
-  namespace: ref.namespace,
-  plural: ref.plural,
-  name: ref.name,
-});
+/** The served version and plural come from the registry, never from durable workflow state. */
+function target(ref: ResourceRef) {
+  const { api } = kindFor(ref.group, ref.kind);
+  return { group: api.group, version: api.version, namespace: ref.namespace, plural: api.plural, name: ref.name };
+}
 
 /**
  * A merge patch that carries metadata.uid makes the API server reject it (409 Conflict) when the

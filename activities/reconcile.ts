@@ -10,7 +10,10 @@ import { OBJECT_GONE } from '../runtime/errors';
 import type { ManagedKind, ResourceRef } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { PassObservation } from '../workflows/observation';
-import { kindFor } from '../providers/registry';
+import { findKind, kindFor } from '../providers/registry';
+import { dependenciesOf, namedTargets } from '../runtime/references/dependencies';
+import { usedByMarks } from '../runtime/references/used-by';
+import { ReferenceAccess } from './references';
 import { asActivity, classify } from './failures';
 import { toKubeEvent, type EventNote } from './events';
 import type { KubeAccess } from './kube';
@@ -30,9 +33,29 @@ export interface ReconcileActivityOptions {
 
 export function createReconcileActivities(kube: KubeAccess, options: ReconcileActivityOptions = {}) {
   const kindOf = (ref: ResourceRef): ManagedKind => kindFor(ref.group, ref.kind);
+  const references = new ReferenceAccess(kube);
 
   async function connect(ref: ResourceRef, mr: ManagedResource): Promise<ExternalClient<unknown, unknown>> {
     return kindOf(ref).connector.connect(mr, kube) as Promise<ExternalClient<unknown, unknown>>;
+  }
+
+  /**
+   * What the object depends on. While it lives: resolved, with the spec it resolves to. While it
+   * is being deleted: only whether it holds marks to release, and which dependents hold it.
+   */
+  async function referencesOf(kind: ManagedKind, mr: ManagedResource, deleting: boolean) {
+    if (deleting) {
+      const dependsOnManaged = namedTargets(dependenciesOf(kind, mr)).some((t) => findKind(t.group, t.kind) !== undefined);
+      const blockers = usedByMarks(mr.metadata.annotations).length > 0 ? await references.blockers(kind, mr) : undefined;
+      const summary = dependsOnManaged ? { waiting: [], errors: [], writes: [], unmarked: [], dependsOnManaged } : undefined;
+      return { references: summary, blockers, resolved: mr };
+    }
+    const found = await references.resolve(kind, mr);
+    return {
+      references: found?.observation,
+      blockers: undefined,
+      resolved: (found?.resolution.resolved ?? mr) as unknown as ManagedResource,
+    };
   }
 
   /** The object as it is now, provided it is still the one this workflow reconciles. */
@@ -71,20 +94,24 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           pendingSeconds: options.pollOverride?.pendingSeconds ?? kind.poll.pendingSeconds,
         };
         if (object.paused) return { found: true, object, poll };
+        const { references, blockers, resolved } = await referencesOf(kind, mr, object.deleting);
         try {
           const client = await connect(ref, mr);
-          const observation = await client.observe(mr);
+          // Observed against the resolved spec: what would be sent to the provider.
+          const observation = await client.observe(resolved);
           return {
             found: true,
             object,
             poll,
+            references,
+            blockers,
             external: { ...observation, lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined },
           };
         } catch (error) {
           // A provider error is an outcome to report in Synced, not a reason to fail the pass.
           const { failureClass, message } = classify(error);
           log.warn('cannot observe external resource', { resource: `${ref.namespace}/${ref.name}`, failureClass, message });
-          return { found: true, object, poll, externalError: { failureClass, message } };
+          return { found: true, object, poll, references, blockers, externalError: { failureClass, message } };
         }
       });
     },
@@ -107,6 +134,25 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         mr.metadata.finalizers = mr.metadata.finalizers.filter((f) => f !== FINALIZER);
         await kube.replace(ref, mr);
         return `removed finalizer ${FINALIZER}`;
+      });
+    },
+
+    /** Writes resolved references into the object and marks what it depends on as in use. */
+    async resolveReferences(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
+      return asActivity(async () => {
+        const mr = await current(ref, uid);
+        const done = await references.apply(kindOf(ref), ref, mr);
+        const after = done.length > 0 ? await kube.get(ref) : undefined;
+        return { summary: done.join('; ') || 'references already in place', resourceVersion: after?.metadata.resourceVersion };
+      });
+    },
+
+    /** Takes this object's in-use marks off what it depends on, once it no longer needs them. */
+    async releaseDependencies(ref: ResourceRef, uid: string): Promise<string> {
+      return asActivity(async () => {
+        const mr = await kube.get(ref);
+        if (!mr || mr.metadata.uid !== uid) return 'the object is gone; nothing to release';
+        return (await references.release(kindOf(ref), mr)).join('; ') || 'nothing to release';
       });
     },
 

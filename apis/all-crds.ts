@@ -16,6 +16,6 @@ export function allCrds() {
         { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],
     }),
-    ...managedKinds.map((k) => managedResourceCrd(k.api, k.forProvider, k.atProvider)),
+    ...managedKinds.map((k) => managedResourceCrd(k)),
   ];
 }

@@ -31,7 +31,7 @@ export type ConditionUpdate = Omit<Condition, 'lastTransitionTime'>;
 
 export const available = (): ConditionUpdate => ({ type: 'Ready', status: 'True', reason: ReadyReason.Available });
 export const creating = (message?: string): ConditionUpdate => ({ type: 'Ready', status: 'False', reason: ReadyReason.Creating, message });
-export const deleting = (): ConditionUpdate => ({ type: 'Ready', status: 'False', reason: ReadyReason.Deleting });
+export const deleting = (message?: string): ConditionUpdate => ({ type: 'Ready', status: 'False', reason: ReadyReason.Deleting, message });
 export const unavailable = (message?: string): ConditionUpdate => ({
   type: 'Ready',
   status: 'False',
@@ -43,6 +43,13 @@ export const reconcileError = (message: string): ConditionUpdate => ({
   type: 'Synced',
   status: 'False',
   reason: SyncedReason.ReconcileError,
+  message,
+});
+export const referencesResolved = (): ConditionUpdate => ({ type: 'ReferencesResolved', status: 'True', reason: 'ResolvedReferences' });
+export const referencesUnresolved = (message: string): ConditionUpdate => ({
+  type: 'ReferencesResolved',
+  status: 'False',
+  reason: 'ReferencesUnresolved',
   message,
 });
 export const reconcilePaused = (): ConditionUpdate => ({

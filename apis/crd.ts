@@ -3,7 +3,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { managedSpec, managedStatus } from './managed';
 import { toStructural } from './structural';
-import type { KindApi } from '../runtime/managed-kind';
+import type { KindApi, ManagedKind } from '../runtime/managed-kind';
+import { withReferenceFields } from './references';
 import { EXTERNAL_NAME } from './annotations';
 
 export interface CrdOptions {
@@ -14,12 +15,12 @@ export interface CrdOptions {
   printerColumns: Record<string, unknown>[];
 }
 
-export function managedResourceCrd(api: KindApi, forProvider: TSchema, atProvider: TSchema) {
+export function managedResourceCrd(kind: Pick<ManagedKind, 'api' | 'forProvider' | 'atProvider' | 'references'>) {
   return crd({
-    api,
+    api: kind.api,
     scope: 'Namespaced',
-    spec: managedSpec(forProvider),
-    status: managedStatus(atProvider),
+    spec: managedSpec(withReferenceFields(kind.forProvider, kind.references)),
+    status: managedStatus(kind.atProvider),
     printerColumns: [
       { name: 'READY', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
       { name: 'SYNCED', type: 'string', jsonPath: ".status.conditions[?(@.type=='Synced')].status" },

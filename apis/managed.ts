@@ -2,7 +2,8 @@
 // as TypeBox schemas. A kind supplies only its forProvider and atProvider; `managedSpec` and
 // `managedStatus` wrap them so all kinds look alike to users and to the generic reconciler.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Doc, DocString } from './schema';
+import { Doc, DocString, withRules } from './schema';
+import { GenericReferences } from './references';
 
 export const ManagementAction = Type.Union(
   [
@@ -42,15 +43,21 @@ export function managedSpec<F extends TSchema>(forProvider: F) {
     ),
     deletionPolicy: Type.Optional(DeletionPolicy),
     managementPolicies: Type.Optional(
-      Type.Array(ManagementAction, {
-        description:
-          'The actions Chronoplane may take on the external resource. ["*"] allows all; ["Observe"] only reads it and reports its state.',
-        default: ['*'],
-        // list-type set makes the API server reject duplicates (uniqueItems is not allowed in CRDs).
-        'x-kubernetes-list-type': 'set',
-      }),
+      withRules(
+        Type.Array(ManagementAction, {
+          description:
+            'The actions Chronoplane may take on the external resource. ["*"] allows all; ["Observe"] only reads it and reports its state.',
+          default: ['*'],
+          // list-type set makes the API server reject duplicates (uniqueItems is not allowed in CRDs).
+          'x-kubernetes-list-type': 'set',
+          maxItems: 6,
+        }),
+        // As Crossplane: "*" already means every action, so a list that adds others is a mistake.
+        { rule: "!('*' in self) || size(self) == 1", message: 'managementPolicies: "*" cannot be combined with other actions' },
+      ),
     ),
     writeConnectionSecretToRef: Type.Optional(SecretReference),
+    references: Type.Optional(GenericReferences),
   });
 }
 

@@ -23,9 +23,15 @@ export function withRules<T extends TSchema>(schema: T, ...rules: CelRule[]): T 
 /** A string-to-string map, such as AWS tags or Kubernetes labels. */
 export function StringMap(description: string, limits: { maxEntries: number; maxKeyLength: number; maxValueLength: number }) {
   // Bounds keep CEL rules on the map within the API server's cost budget.
-  return Type.Record(Type.String({ maxLength: limits.maxKeyLength }), Type.String({ maxLength: limits.maxValueLength }), {
+  const map = Type.Record(Type.String({ maxLength: limits.maxKeyLength }), Type.String({ maxLength: limits.maxValueLength }), {
     description,
     maxProperties: limits.maxEntries,
+  });
+  // A structural schema has no place for a key schema (the key's maxLength above types our
+  // code but is dropped from the CRD), so the API server checks key length with CEL instead.
+  return withRules(map, {
+    rule: `self.all(k, size(k) <= ${limits.maxKeyLength})`,
+    message: `keys must be at most ${limits.maxKeyLength} characters`,
   });
 }
 

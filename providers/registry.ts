@@ -1,11 +1,31 @@
 // Every managed kind Chronoplane serves. Adding a kind means adding its folder and one line here.
 import type { ManagedKind } from '../runtime/managed-kind';
 import { vpcKind } from './aws/ec2/vpc';
+import { subnetKind } from './aws/ec2/subnet';
+import { internetGatewayKind } from './aws/ec2/internetgateway';
+import { routeTableKind } from './aws/ec2/routetable';
+import { routeKind } from './aws/ec2/route';
+import { routeTableAssociationKind } from './aws/ec2/routetableassociation';
+import { securityGroupKind } from './aws/ec2/securitygroup';
+import { securityGroupRuleKind } from './aws/ec2/securitygrouprule';
 
-export const managedKinds: readonly ManagedKind[] = [vpcKind];
+export const managedKinds: readonly ManagedKind[] = [
+  vpcKind,
+  subnetKind,
+  internetGatewayKind,
+  routeTableKind,
+  routeKind,
+  routeTableAssociationKind,
+  securityGroupKind,
+  securityGroupRuleKind,
+];
+
+export function findKind(group: string, kind: string): ManagedKind | undefined {
+  return managedKinds.find((k) => k.api.group === group && k.api.kind === kind);
+}
 
 export function kindFor(group: string, kind: string): ManagedKind {
-  const found = managedKinds.find((k) => k.api.group === group && k.api.kind === kind);
+  const found = findKind(group, kind);
   if (!found) throw new Error(`no managed kind ${kind}.${group} is registered`);
   return found;
 }

@@ -1,8 +1,9 @@
 // A managed kind: its API identity and schema, how to reach its provider, and how often to poll.
 // One value of this type per kind is registered in providers/registry.ts; the CRD generator,
 // the watcher and the worker's activities all read from that registry.
-import type { TSchema } from '@sinclair/typebox';
+import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Connector } from './external-client';
+import type { ReferenceDeclaration } from './references/declaration';
 
 export interface KindApi {
   group: string;
@@ -25,18 +26,26 @@ export interface PollIntervals {
 
 export interface ManagedKind<F = any, A = any> {
   api: KindApi;
-  forProvider: TSchema;
+  forProvider: TObject;
   atProvider: TSchema;
   connector: Connector<F, A>;
   poll: PollIntervals;
+  /**
+   * Fields of forProvider whose value can come from another managed resource. Declared once:
+   * the CRD gains `<field>Ref` / `<field>Selector`, and the resolver, the watcher's wake-ups
+   * and the deletion guard all read this list.
+   */
+  references?: readonly ReferenceDeclaration[];
 }
 
-/** Identifies one managed resource; it is all a workflow or a signal carries about the object. */
+/**
+ * Identifies one managed resource; it is all a workflow or a signal carries about the object.
+ * No served version or plural: durable workflow state must outlive a CRD version change, so
+ * the activities look the served version up in the registry.
+ */
 export interface ResourceRef {
   group: string;
-  version: string;
   kind: string;
-  plural: string;
   namespace: string;
   name: string;
 }
@@ -49,7 +58,7 @@ export function workflowIdFor(ref: ResourceRef): string {
 }
 
 export function refFor(api: KindApi, namespace: string, name: string): ResourceRef {
-  return { group: api.group, version: api.version, kind: api.kind, plural: api.plural, namespace, name };
+  return { group: api.group, kind: api.kind, namespace, name };
 }
 
 /**

@@ -2,6 +2,7 @@
 // `forProvider` and `atProvider`; everything else is common to all managed kinds.
 import type { Condition } from '../apis/conditions';
 import type { DeletionPolicy, ManagementAction } from '../apis/managed';
+import type { GenericReference } from '../apis/references';
 
 export interface ObjectMeta {
   name: string;
@@ -13,6 +14,7 @@ export interface ObjectMeta {
   labels?: Record<string, string>;
   finalizers?: string[];
   deletionTimestamp?: string;
+  ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
 }
 
 export interface ManagedResource<F = Record<string, unknown>, A = Record<string, unknown>> {
@@ -25,6 +27,7 @@ export interface ManagedResource<F = Record<string, unknown>, A = Record<string,
     deletionPolicy?: DeletionPolicy;
     managementPolicies?: ManagementAction[];
     writeConnectionSecretToRef?: { name: string };
+    references?: GenericReference[];
   };
   status?: {
     atProvider?: A;

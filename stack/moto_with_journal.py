@@ -17,6 +17,10 @@ source all the same (e.g. the first request to a region creates its default VPC)
 That rule keeps replay exact even if the request-id patch below stops applying in a
 future moto: the journal would just get longer.
 
+Opt-in, for benchmarks: with CHRONOPLANE_MOTO_COUNT_REQUESTS=1 in its environment it
+also counts requests by access key, action and error code, and serves the counts as
+JSON at GET /chronoplane/request-counts (see bench/ec2-call-counter.ts).
+
 Usage: python moto_with_journal.py --host 127.0.0.1 --port 4566 --journal FILE
 """
 
@@ -26,6 +30,7 @@ import io
 import json
 import os
 import random
+import re
 import sys
 import threading
 from typing import Any, Callable, Iterable
@@ -91,6 +96,33 @@ def is_read(environ: dict[str, Any], body: bytes) -> bool:
     return environ.get("REQUEST_METHOD", "GET") in ("GET", "HEAD", "OPTIONS")
 
 
+COUNTS_PATH = "/chronoplane/request-counts"
+ACCESS_KEY = re.compile(r"Credential=([^/,\s]+)/")
+ERROR_CODE = re.compile(rb"<Code>([^<]+)</Code>")
+
+
+class RequestCounter:
+    """Requests by (access key, action, error code or "" on success)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str, str], int] = {}
+
+    def record(self, environ: dict[str, Any], body: bytes, status: str, response: list[bytes]) -> None:
+        key = ACCESS_KEY.search(environ.get("HTTP_AUTHORIZATION", ""))
+        error = ""
+        if not status.startswith(("2", "3")):
+            code = ERROR_CODE.search(b"".join(response))
+            error = code.group(1).decode("utf-8", errors="replace") if code else status.split(" ", 1)[0]
+        entry = (key.group(1) if key else "", action_of(environ, body) or "", error)
+        self.counts[entry] = self.counts.get(entry, 0) + 1
+
+    def serve(self, start_response: Callable[..., Any]) -> list[bytes]:
+        rows = [{"accessKey": k, "action": a, "error": e, "count": n} for (k, a, e), n in self.counts.items()]
+        payload = json.dumps({"counts": rows}).encode("utf-8")
+        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))])
+        return [payload]
+
+
 def read_body(environ: dict[str, Any]) -> bytes:
     stream = environ["wsgi.input"]
     length = environ.get("CONTENT_LENGTH")
@@ -106,8 +138,18 @@ class JournaledApp:
         self.app = app
         self.journal_path = journal_path
         self.lock = threading.Lock()
+        self.counter = RequestCounter() if os.environ.get("CHRONOPLANE_MOTO_COUNT_REQUESTS") == "1" else None
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        if self.counter is not None and environ.get("PATH_INFO") == COUNTS_PATH:
+            with self.lock:
+                return self.counter.serve(start_response)
+        status: list[str] = []
+
+        def start_response_noting_status(status_line: str, *args: Any) -> Any:
+            status.append(status_line)
+            return start_response(status_line, *args)
+
         body = read_body(environ)
         # moto reads the body again, so hand it a fresh stream of the same bytes.
         environ["wsgi.input"] = io.BytesIO(body)
@@ -115,10 +157,12 @@ class JournaledApp:
         environ.pop("HTTP_TRANSFER_ENCODING", None)
         with self.lock:
             random_state_before = mock_random.getstate()
-            response = list(self.app(environ, start_response))
+            response = list(self.app(environ, start_response_noting_status))
             drew_random = mock_random.getstate() != random_state_before
             if drew_random or not is_read(environ, body):
                 self.append(environ, body)
+            if self.counter is not None:
+                self.counter.record(environ, body, status[0] if status else "", response)
         return response
 
     def append(self, environ: dict[str, Any], body: bytes) -> None:

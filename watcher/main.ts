@@ -20,6 +20,7 @@ const watcher = new Watcher({
   client,
   taskQueue: config.taskQueue,
   kinds: managedKinds.map((k) => k.api),
+  referencesOf: (api) => managedKinds.find((k) => k.api === api)?.references,
   namespace: process.env.CHRONOPLANE_WATCH_NAMESPACE || undefined,
   logger,
   metrics,

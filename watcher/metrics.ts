@@ -20,8 +20,8 @@ export class WatcherMetrics {
   });
   readonly signalErrors = new Counter({
     name: 'chronoplane_signal_errors_total',
-    help: 'Signals that failed and were retried.',
-    labelNames: ['kind'],
+    help: 'Signals that failed: retried, or dropped when permanent="true" (Temporal refused the request as written).',
+    labelNames: ['kind', 'permanent'],
     registers: [this.registry],
   });
   readonly watchRestarts = new Counter({

@@ -5,6 +5,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput, type ResourceEvent } from '../workflows/api';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
+import { isPermanentSignalError } from './signal-errors';
 import { ResourceKindKey, ResourceNameKey, ResourceNamespaceKey } from '../workflows/search-attributes';
 
 export interface SignalRequest {
@@ -17,7 +18,8 @@ export interface SignalRequest {
 export interface SignalerOptions {
   taskQueue: string;
   onSent?: (request: SignalRequest, latencySeconds: number) => void;
-  onError?: (request: SignalRequest, error: unknown) => void;
+  /** `permanent`: the request will never succeed as written, so it was dropped, not retried. */
+  onError?: (request: SignalRequest, error: unknown, permanent: boolean) => void;
   maxConcurrent?: number;
 }
 
@@ -34,8 +36,11 @@ export class Signaler {
 
   enqueue(request: SignalRequest): void {
     const id = workflowIdFor(request.ref);
-    const queued = this.pending.has(id);
-    this.pending.set(id, request);
+    const queued = this.pending.get(id);
+    // The newest event stands for all of them, but a wake-up must survive being coalesced:
+    // the object's own echo would otherwise swallow it.
+    const wake = request.event.wake || queued?.event.wake;
+    this.pending.set(id, wake ? { ...request, event: { ...request.event, wake } } : request);
     if (!queued && !this.inFlight.has(id)) this.ready.push(id);
     this.pump();
   }
@@ -70,9 +75,10 @@ export class Signaler {
         this.options.onSent?.(request, (Date.now() - request.receivedAt) / 1000);
         return;
       } catch (error) {
-        this.options.onError?.(request, error);
+        const permanent = isPermanentSignalError(error);
+        this.options.onError?.(request, error, permanent);
         // A newer event for the same resource supersedes this one; send that instead.
-        if (this.pending.has(id)) return;
+        if (permanent || this.pending.has(id)) return;
         await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 30_000)));
       }
     }

@@ -3,18 +3,22 @@ import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { KindApi } from '../runtime/managed-kind';
+import type { ReferenceDeclaration } from '../runtime/references/declaration';
 import { refFor } from '../runtime/managed-kind';
 import { fingerprint } from './fingerprint';
 import { watchKind, type KindWatch } from './informers';
 import { Signaler } from './signaler';
 import type { WatcherMetrics } from './metrics';
 import type { ResourceEvent } from '../workflows/api';
+import { ReferenceIndex } from './reference-index';
 
 export interface WatcherOptions {
   kubeConfig: KubeConfig;
   client: Client;
   taskQueue: string;
   kinds: readonly KindApi[];
+  /** The typed references each kind declares, for the wake-up index. */
+  referencesOf?: (api: KindApi) => readonly ReferenceDeclaration[] | undefined;
   /** Watch one namespace only; all namespaces when undefined. */
   namespace?: string;
   logger: Logger;
@@ -24,19 +28,23 @@ export interface WatcherOptions {
 export class Watcher {
   private readonly lastSignalled = new Map<string, string>();
   private readonly signaler: Signaler;
+  private readonly references: ReferenceIndex;
   private informers: KindWatch[] = [];
 
   constructor(private readonly options: WatcherOptions) {
     const { metrics, logger } = options;
+    this.references = new ReferenceIndex(options.referencesOf ?? (() => undefined));
     this.signaler = new Signaler(options.client, {
       taskQueue: options.taskQueue,
       onSent: (request, seconds) => {
         metrics?.eventToSignal.observe(seconds);
         metrics?.signals.inc({ kind: request.ref.kind, event: request.event.type });
       },
-      onError: (request, error) => {
-        metrics?.signalErrors.inc({ kind: request.ref.kind });
-        logger.warn({ resource: `${request.ref.namespace}/${request.ref.name}`, err: String(error) }, 'signal failed; retrying');
+      onError: (request, error, permanent) => {
+        metrics?.signalErrors.inc({ kind: request.ref.kind, permanent: String(permanent) });
+        const resource = `${request.ref.namespace}/${request.ref.name}`;
+        if (permanent) logger.error({ resource, err: String(error) }, 'signal refused by Temporal; dropped');
+        else logger.warn({ resource, err: String(error) }, 'signal failed; retrying');
       },
     });
   }
@@ -64,6 +72,8 @@ export class Watcher {
   private onEvent(api: KindApi, obj: KubernetesObject, type: ResourceEvent['type']): void {
     const uid = obj.metadata?.uid;
     if (!uid) return;
+    const receivedAt = Date.now();
+    for (const wake of this.references.observe(api, obj, type)) this.signaler.enqueue({ ...wake, receivedAt });
     const print = fingerprint(obj);
     if (type === 'MODIFIED' && this.lastSignalled.get(uid) === print) return;
     if (type === 'DELETED') this.lastSignalled.delete(uid);
@@ -71,7 +81,7 @@ export class Watcher {
     this.signaler.enqueue({
       ref: refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!),
       event: { type, uid, generation: obj.metadata!.generation, resourceVersion: obj.metadata!.resourceVersion ?? '' },
-      receivedAt: Date.now(),
+      receivedAt,
     });
   }
 }

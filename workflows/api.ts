@@ -11,6 +11,11 @@ export interface ResourceEvent {
   uid: string;
   generation?: number;
   resourceVersion: string;
+  /**
+   * Set when the signal is a wake-up rather than the object's own change: something it depends
+   * on (or that depends on it) changed. It always causes a pass.
+   */
+  wake?: boolean;
 }
 
 /** What one reconcile pass did, for queries, updates and the UI. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide, secondsUntilNextPass, BACKOFF_MAX_SECONDS } from './decide';
-import type { ExternalSnapshot, ObjectSnapshot } from './observation';
+import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from './observation';
 
 const object = (over: Partial<ObjectSnapshot> = {}): ObjectSnapshot => ({
   uid: 'u1',
@@ -16,6 +16,14 @@ const object = (over: Partial<ObjectSnapshot> = {}): ObjectSnapshot => ({
 });
 const missing: ExternalSnapshot = { resourceExists: false, resourceUpToDate: false };
 const settled: ExternalSnapshot = { resourceExists: true, resourceUpToDate: true, readiness: 'Available' };
+const references = (over: Partial<ReferenceObservation> = {}): ReferenceObservation => ({
+  waiting: [],
+  errors: [],
+  writes: [],
+  unmarked: [],
+  dependsOnManaged: true,
+  ...over,
+});
 
 describe('decide', () => {
   it('adds the finalizer before creating a missing external resource', () => {
@@ -89,9 +97,276 @@ describe('decide', () => {
   });
 
   it('shows a provider error in Synced and backs off', () => {
-    const plan = decide(object(), undefined, 'AuthFailure: bad keys');
+    const plan = decide(object(), undefined, { providerError: 'AuthFailure: bad keys' });
     expect(plan.conditions).toEqual([{ type: 'Synced', status: 'False', reason: 'ReconcileError', message: 'AuthFailure: bad keys' }]);
     expect(plan.next).toBe('backoff');
+  });
+});
+
+describe('decide with references', () => {
+  const twoMatches = 'vpcIdSelector {net=main} matches 2 VPCs (a, b); it must select exactly one';
+
+  it('does not create while a reference cannot resolve: ReferencesResolved and Synced are False, and it backs off', () => {
+    const plan = decide(object({ hasFinalizer: false }), missing, { references: references({ errors: [twoMatches] }) });
+    expect(plan.steps).toEqual([{ kind: 'addFinalizer' }]);
+    const message = `cannot resolve references: ${twoMatches}`;
+    expect(plan.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Creating', message: 'cannot resolve references' },
+      { type: 'ReferencesResolved', status: 'False', reason: 'ReferencesUnresolved', message },
+      { type: 'Synced', status: 'False', reason: 'ReconcileError', message },
+    ]);
+    expect(plan.next).toBe('backoff');
+    expect(plan.complete).toBe(false);
+  });
+
+  it('ranks an error above waiting, and writes nothing while in error', () => {
+    const plan = decide(object(), missing, {
+      references: references({
+        errors: ['reference cycle: Subnet test/s \u2192 VPC test/v \u2192 Subnet test/s'],
+        waiting: ['VPC test/v: not Ready yet'],
+        writes: ['vpcId from VPC test/v'],
+        unmarked: ['VPC test/v'],
+      }),
+    });
+    expect(plan.steps).toEqual([]);
+    expect(plan.conditions).toContainEqual(
+      expect.objectContaining({
+        type: 'Synced',
+        status: 'False',
+        message: 'cannot resolve references: reference cycle: Subnet test/s \u2192 VPC test/v \u2192 Subnet test/s',
+      }),
+    );
+    expect(plan.next).toBe('backoff');
+  });
+
+  it('keeps the readiness of an existing resource while a reference is in error, and neither updates nor late-initializes it', () => {
+    const plan = decide(
+      object(),
+      { ...settled, resourceUpToDate: false, lateInitialized: { a: 1 } },
+      { references: references({ errors: [twoMatches] }) },
+    );
+    expect(plan.steps).toEqual([]);
+    expect(plan.conditions[0]).toEqual({ type: 'Ready', status: 'True', reason: 'Available' });
+    expect(plan.next).toBe('backoff');
+  });
+
+  it('waits for references that are missing or not Ready, naming them, without creating', () => {
+    const plan = decide(object({ hasFinalizer: false }), missing, {
+      references: references({ waiting: ['VPC test/a: not found', 'RouteTable test/rt: not Ready yet'] }),
+    });
+    expect(plan.steps).toEqual([{ kind: 'addFinalizer' }]);
+    const message = 'waiting for VPC test/a: not found; RouteTable test/rt: not Ready yet';
+    expect(plan.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Creating', message },
+      { type: 'ReferencesResolved', status: 'False', reason: 'ReferencesUnresolved', message },
+      { type: 'Synced', status: 'True', reason: 'ReconcileSuccess' },
+    ]);
+    expect(plan.next).toBe('dependency');
+    expect(plan.complete).toBe(false);
+  });
+
+  it('writes what it has resolved and marks what it depends on, even while it still waits', () => {
+    const plan = decide(object(), missing, {
+      references: references({
+        waiting: ['VPC test/a: not Ready yet'],
+        writes: ['vpcIdRef selected by vpcIdSelector {net=main}'],
+        unmarked: ['VPC test/a'],
+      }),
+    });
+    expect(plan.steps).toEqual([
+      { kind: 'resolveReferences', what: ['vpcIdRef selected by vpcIdSelector {net=main}', 'in-use mark on VPC test/a'] },
+    ]);
+    expect(plan.next).toBe('dependency');
+  });
+
+  it('has no resolveReferences step when there is nothing to write or mark', () => {
+    const plan = decide(object(), missing, { references: references({ waiting: ['VPC test/a: not found'] }) });
+    expect(plan.steps).toEqual([]);
+  });
+
+  it('keeps the readiness of an existing resource while a reference waits, and does not update it', () => {
+    const plan = decide(
+      object(),
+      { ...settled, resourceUpToDate: false, diff: 'vpcId' },
+      {
+        references: references({ waiting: ['VPC test/b: not Ready yet'] }),
+      },
+    );
+    expect(plan.steps).toEqual([]);
+    expect(plan.conditions).toMatchObject([
+      { type: 'Ready', status: 'True', reason: 'Available' },
+      { type: 'ReferencesResolved', status: 'False', message: 'waiting for VPC test/b: not Ready yet' },
+      { type: 'Synced', status: 'True' },
+    ]);
+    expect(plan.next).toBe('dependency');
+  });
+
+  it('once resolved: writes the values, reports ReferencesResolved True, then creates as before', () => {
+    const plan = decide(object({ hasFinalizer: false }), missing, {
+      references: references({ writes: ['vpcId from VPC test/a'], unmarked: ['VPC test/a'] }),
+    });
+    expect(plan.steps).toEqual([
+      { kind: 'addFinalizer' },
+      { kind: 'resolveReferences', what: ['vpcId from VPC test/a', 'in-use mark on VPC test/a'] },
+      { kind: 'create' },
+    ]);
+    expect(plan.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Creating' },
+      { type: 'ReferencesResolved', status: 'True', reason: 'ResolvedReferences' },
+      { type: 'Synced', status: 'True', reason: 'ReconcileSuccess' },
+    ]);
+    expect(plan.next).toBe('pending');
+  });
+
+  it('once resolved: updates and late-initializes an existing resource as before', () => {
+    const plan = decide(
+      object(),
+      { ...settled, resourceUpToDate: false, diff: 'vpcId', lateInitialized: { availabilityZone: 'a' } },
+      {
+        references: references({ writes: ['vpcId from VPC test/b'] }),
+      },
+    );
+    expect(plan.steps).toEqual([
+      { kind: 'resolveReferences', what: ['vpcId from VPC test/b'] },
+      { kind: 'lateInitialize', fields: { availabilityZone: 'a' } },
+      { kind: 'update', diff: 'vpcId' },
+    ]);
+    expect(plan.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=True', 'ReferencesResolved=True', 'Synced=True']);
+  });
+
+  it('once resolved and settled: nothing to do, polls at the steady interval', () => {
+    const plan = decide(object(), settled, { references: references() });
+    expect(plan.steps).toEqual([]);
+    expect(plan.next).toBe('steady');
+  });
+
+  it('resolved references do not override the management policies', () => {
+    const plan = decide(object({ managementPolicies: ['Observe'] }), missing, { references: references() });
+    expect(plan.steps).toEqual([]);
+    expect(plan.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=False', 'ReferencesResolved=True', 'Synced=False']);
+  });
+
+  it('a paused object reports nothing about its references', () => {
+    const plan = decide(object({ paused: true }), undefined, { references: references({ errors: [twoMatches] }) });
+    expect(plan.conditions).toMatchObject([{ type: 'Synced', reason: 'ReconcilePaused' }]);
+  });
+
+  // An object that no longer refers to anything is observed with `references` undefined; its old
+  // ReferencesResolved=False must not stay, or `kubectl describe` says it waits while it is Ready.
+  it('clears a ReferencesResolved=False left from before the references were removed', () => {
+    const stale = {
+      type: 'ReferencesResolved' as const,
+      status: 'False' as const,
+      reason: 'ReferencesUnresolved',
+      message: 'waiting for VPC test/a: not found',
+      lastTransitionTime: '2024-05-01T00:00:00Z',
+    };
+    const plan = decide(object({ conditions: [stale] }), settled, {});
+    expect(plan.conditions).toContainEqual(expect.objectContaining({ type: 'ReferencesResolved', status: 'True' }));
+  });
+});
+
+describe('decide while deleting, with dependencies', () => {
+  it('waits in Deleting while dependents exist, naming them, and makes no delete call', () => {
+    const plan = decide(object({ deleting: true }), settled, { blockers: ['Subnet test/a', 'Subnet test/b'] });
+    expect(plan.steps).toEqual([]);
+    expect(plan.conditions).toEqual([
+      {
+        type: 'Ready',
+        status: 'False',
+        reason: 'Deleting',
+        message: 'waiting for dependents to be deleted first: Subnet test/a, Subnet test/b',
+      },
+      { type: 'Synced', status: 'True', reason: 'ReconcileSuccess' },
+    ]);
+    expect(plan.next).toBe('dependency');
+    expect(plan.complete).toBe(false);
+  });
+
+  it('deletes once no dependent holds it', () => {
+    expect(decide(object({ deleting: true }), settled, { blockers: [] }).steps).toEqual([{ kind: 'delete' }]);
+  });
+
+  it('ignores its own unresolved references while deleting', () => {
+    const plan = decide(object({ deleting: true }), settled, {
+      references: references({ errors: ['reference cycle: …'], waiting: ['VPC test/a: not found'] }),
+    });
+    expect(plan.steps).toEqual([{ kind: 'delete' }]);
+    expect(plan.next).toBe('pending');
+  });
+
+  it('releases what it depends on, then removes its finalizer, once the external resource is gone', () => {
+    const plan = decide(object({ deleting: true }), missing, {
+      references: references({ dependsOnManaged: true }),
+      blockers: ['Subnet test/a'],
+    });
+    expect(plan.steps).toEqual([{ kind: 'releaseDependencies' }, { kind: 'removeFinalizer' }]);
+    expect(plan.conditions).toEqual([]);
+    expect(plan.complete).toBe(true);
+  });
+
+  it('has nothing to release when it depends on no managed object', () => {
+    expect(decide(object({ deleting: true }), missing, { references: references({ dependsOnManaged: false }) }).steps).toEqual([
+      { kind: 'removeFinalizer' },
+    ]);
+    expect(decide(object({ deleting: true }), missing, {}).steps).toEqual([{ kind: 'removeFinalizer' }]);
+  });
+
+  it('releases its dependencies even when its finalizer is already gone', () => {
+    const plan = decide(object({ deleting: true, hasFinalizer: false }), missing, { references: references() });
+    expect(plan.steps).toEqual([{ kind: 'releaseDependencies' }]);
+    expect(plan.complete).toBe(true);
+  });
+
+  it('does not wait for dependents when it orphans the external resource', () => {
+    const plan = decide(object({ deleting: true, deletionPolicy: 'Orphan' }), settled, {
+      references: references(),
+      blockers: ['Subnet test/a'],
+    });
+    expect(plan.steps).toEqual([{ kind: 'releaseDependencies' }, { kind: 'removeFinalizer' }]);
+    expect(plan.complete).toBe(true);
+  });
+});
+
+describe('decide: releasing an orphan whose provider is broken', () => {
+  const brokenProvider = 'ProviderConfig default: not found';
+  it.each<{ name: string; over: Partial<ObjectSnapshot> }>([
+    { name: 'deletionPolicy Orphan', over: { deletionPolicy: 'Orphan' } },
+    { name: 'management policies without Delete', over: { managementPolicies: ['Observe', 'Create', 'Update', 'LateInitialize'] } },
+    { name: 'observe-only', over: { managementPolicies: ['Observe'] } },
+  ])('$name: released without the error, with releaseOrphansFirst', ({ over }) => {
+    const plan = decide(object({ deleting: true, ...over }), undefined, { providerError: brokenProvider, releaseOrphansFirst: true });
+    expect(plan).toEqual({ steps: [{ kind: 'removeFinalizer' }], conditions: [], next: 'signal', complete: true });
+  });
+
+  it('releases what it depends on first', () => {
+    const plan = decide(object({ deleting: true, deletionPolicy: 'Orphan' }), undefined, {
+      providerError: brokenProvider,
+      releaseOrphansFirst: true,
+      references: references(),
+    });
+    expect(plan.steps).toEqual([{ kind: 'releaseDependencies' }, { kind: 'removeFinalizer' }]);
+  });
+
+  it('without releaseOrphansFirst (a workflow from before the fix): the error, and backoff, as before', () => {
+    const plan = decide(object({ deleting: true, deletionPolicy: 'Orphan' }), undefined, { providerError: brokenProvider });
+    expect(plan.steps).toEqual([]);
+    expect(plan.conditions).toEqual([{ type: 'Synced', status: 'False', reason: 'ReconcileError', message: brokenProvider }]);
+    expect(plan.next).toBe('backoff');
+    expect(plan.complete).toBe(false);
+  });
+
+  it('never skips the provider for an object that deletes its external resource', () => {
+    const plan = decide(object({ deleting: true }), undefined, { providerError: brokenProvider, releaseOrphansFirst: true });
+    expect(plan.steps).toEqual([]);
+    expect(plan.next).toBe('backoff');
+    expect(plan.complete).toBe(false);
+  });
+
+  it('does not release an orphan that is not being deleted', () => {
+    const plan = decide(object({ deletionPolicy: 'Orphan' }), undefined, { providerError: brokenProvider, releaseOrphansFirst: true });
+    expect(plan.next).toBe('backoff');
+    expect(plan.complete).toBe(false);
   });
 });
 
@@ -100,6 +375,9 @@ describe('secondsUntilNextPass', () => {
   it('backs off exponentially on consecutive failures, with a cap', () => {
     const waits = [1, 2, 3, 4, 10].map((n) => secondsUntilNextPass('backoff', poll, n));
     expect(waits).toEqual([5, 10, 20, 40, BACKOFF_MAX_SECONDS]);
+  });
+  it('waits for a dependency by signal, with the steady poll as a safety net', () => {
+    expect(secondsUntilNextPass('dependency', poll, 0)).toBe(60);
   });
   it('waits for a signal only when paused', () => {
     expect(secondsUntilNextPass('signal', poll, 0)).toBeUndefined();

@@ -1,7 +1,8 @@
 // One reconcile pass as a pure decision, following seed 004's flow: paused? → finalizer →
-// deleting? → exists? → create / late-initialize / update / nothing. Given what the observe
-// activity saw, it says which side effects to run, what the conditions become if they succeed,
-// and when to look again. No I/O and no clock: easy to unit test, safe to replay.
+// deleting? → references resolved? → exists? → create / late-initialize / update / nothing.
+// Given what the observe activity saw, it says which side effects to run, what the conditions
+// become if they succeed, and when to look again. No I/O and no clock: easy to unit test, safe
+// to replay.
 import {
   available,
   creating,
@@ -9,14 +10,20 @@ import {
   reconcileError,
   reconcilePaused,
   reconcileSuccess,
+  referencesResolved,
+  referencesUnresolved,
   unavailable,
   type ConditionUpdate,
 } from '../apis/conditions';
 import type { ManagementAction } from '../apis/managed';
-import type { ExternalSnapshot, ObjectSnapshot } from './observation';
+import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from './observation';
 
 export type Step =
   | { kind: 'addFinalizer' }
+  /** Write resolved reference values into the object and mark what it depends on as in use. */
+  | { kind: 'resolveReferences'; what: string[] }
+  /** Take this object's in-use marks off what it depends on. */
+  | { kind: 'releaseDependencies' }
   | { kind: 'create' }
   | { kind: 'lateInitialize'; fields: Record<string, unknown> }
   | { kind: 'update'; diff?: string }
@@ -28,6 +35,7 @@ export type NextPass =
   | 'steady' // settled: poll for drift at the kind's steady interval
   | 'pending' // something is in flight: re-observe soon
   | 'backoff' // an error: wait longer after each consecutive failure
+  | 'dependency' // waiting for another object: its change wakes us by signal; the steady poll is a safety net
   | 'signal'; // nothing to poll (paused): wait for the object to change
 
 export interface Plan {
@@ -36,36 +44,92 @@ export interface Plan {
   next: NextPass;
   /** The object is gone or released: the workflow ends after the steps. */
   complete: boolean;
+  /** Why this pass fails even if every step succeeds (the provider, or references in error). */
+  error?: string;
 }
 
 export function allows(policies: readonly ManagementAction[], action: ManagementAction): boolean {
   return policies.includes('*') || policies.includes(action);
 }
 
-export function decide(object: ObjectSnapshot, external: ExternalSnapshot | undefined, providerError?: string): Plan {
+/** What else the observe activity found, besides the object and the external resource. */
+export interface DecideContext {
+  providerError?: string;
+  references?: ReferenceObservation;
+  /** While deleting: dependents that still hold the object (seed 002, "Uninstall Order"). */
+  blockers?: string[];
+  /**
+   * Release an object that will not delete its external resource (Orphan, or no Delete policy)
+   * without looking at the provider, as Crossplane does. Versioned with patched(): workflows
+   * from before this change retried the provider first.
+   */
+  releaseOrphansFirst?: boolean;
+}
+
+export function decide(object: ObjectSnapshot, external: ExternalSnapshot | undefined, context: DecideContext = {}): Plan {
   if (object.paused) return { steps: [], conditions: [reconcilePaused()], next: 'signal', complete: false };
 
+  const { providerError, references } = context;
   const steps: Step[] = [];
   if (!object.deleting && !object.hasFinalizer) steps.push({ kind: 'addFinalizer' });
+  const deleteExternal = object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
+  // Gone, orphaned, or not ours to delete: let go of what it depends on, then of the object.
+  const release = (): Plan => ({
+    steps: [
+      ...(references?.dependsOnManaged ? [{ kind: 'releaseDependencies' } as const] : []),
+      ...(object.hasFinalizer ? [{ kind: 'removeFinalizer' } as const] : []),
+    ],
+    conditions: [],
+    next: 'signal',
+    complete: true,
+  });
+
+  if (object.deleting && !deleteExternal && context.releaseOrphansFirst) return release();
 
   if (providerError !== undefined || external === undefined) {
-    return {
-      steps,
-      conditions: [reconcileError(providerError ?? 'the external resource could not be observed')],
-      next: 'backoff',
-      complete: false,
-    };
+    const error = providerError ?? 'the external resource could not be observed';
+    return { steps, conditions: [reconcileError(error)], next: 'backoff', complete: false, error };
   }
 
   const policies = object.managementPolicies;
   if (object.deleting) {
-    const deleteExternal = object.deletionPolicy === 'Delete' && allows(policies, 'Delete');
-    if (external.resourceExists && deleteExternal) {
-      return { steps: [{ kind: 'delete' }], conditions: [deleting(), reconcileSuccess()], next: 'pending', complete: false };
+    if (!external.resourceExists || !deleteExternal) return release();
+    const blockers = context.blockers ?? [];
+    if (blockers.length > 0) {
+      // No delete call while dependents exist: the provider would refuse it (DependencyViolation)
+      // or, worse, pull the ground from under them. Their release wakes us by signal.
+      const message = `waiting for dependents to be deleted first: ${blockers.join(', ')}`;
+      return { steps: [], conditions: [deleting(message), reconcileSuccess()], next: 'dependency', complete: false };
     }
-    // Gone, orphaned, or not ours to delete: release the object.
-    const release: Step[] = object.hasFinalizer ? [{ kind: 'removeFinalizer' }] : [];
-    return { steps: release, conditions: [], next: 'signal', complete: true };
+    return { steps: [{ kind: 'delete' }], conditions: [deleting(), reconcileSuccess()], next: 'pending', complete: false };
+  }
+
+  const referenceConditions: ConditionUpdate[] = [];
+  if (references) {
+    // Seed 000's priority: an error outranks a reference still waiting, which outranks resolved.
+    if (references.errors.length > 0) {
+      const message = `cannot resolve references: ${references.errors.join('; ')}`;
+      const ready = external.resourceExists ? readinessCondition(external) : creating('cannot resolve references');
+      return {
+        steps,
+        conditions: [ready, referencesUnresolved(message), reconcileError(message)],
+        next: 'backoff',
+        complete: false,
+        error: message,
+      };
+    }
+    const what = [...references.writes, ...references.unmarked.map((u) => `in-use mark on ${u}`)];
+    if (what.length > 0) steps.push({ kind: 'resolveReferences', what });
+    if (references.waiting.length > 0) {
+      const message = `waiting for ${references.waiting.join('; ')}`;
+      const ready = external.resourceExists ? readinessCondition(external) : creating(message);
+      return { steps, conditions: [ready, referencesUnresolved(message), reconcileSuccess()], next: 'dependency', complete: false };
+    }
+    referenceConditions.push(referencesResolved());
+  } else if (object.conditions.some((c) => c.type === 'ReferencesResolved' && c.status !== 'True')) {
+    // Its references were removed: nothing is left to wait for, so say so rather than keep
+    // showing what it once waited for.
+    referenceConditions.push(referencesResolved());
   }
 
   if (!external.resourceExists) {
@@ -73,9 +137,14 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
       const message = object.externalName
         ? `external resource ${object.externalName} does not exist, and the management policies do not allow Create`
         : 'no external resource is named by crossplane.io/external-name, and the management policies do not allow Create';
-      return { steps, conditions: [unavailable(), reconcileError(message)], next: 'steady', complete: false };
+      return { steps, conditions: [unavailable(), ...referenceConditions, reconcileError(message)], next: 'steady', complete: false };
     }
-    return { steps: [...steps, { kind: 'create' }], conditions: [creating(), reconcileSuccess()], next: 'pending', complete: false };
+    return {
+      steps: [...steps, { kind: 'create' }],
+      conditions: [creating(), ...referenceConditions, reconcileSuccess()],
+      next: 'pending',
+      complete: false,
+    };
   }
 
   if (external.lateInitialized && allows(policies, 'LateInitialize')) {
@@ -86,7 +155,7 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
 
   const ready = readinessCondition(external);
   const settled = external.readiness === 'Available' && !update;
-  return { steps, conditions: [ready, reconcileSuccess()], next: settled ? 'steady' : 'pending', complete: false };
+  return { steps, conditions: [ready, ...referenceConditions, reconcileSuccess()], next: settled ? 'steady' : 'pending', complete: false };
 }
 
 function readinessCondition(external: ExternalSnapshot): ConditionUpdate {
@@ -110,6 +179,7 @@ export function secondsUntilNextPass(
 ): number | undefined {
   switch (next) {
     case 'steady':
+    case 'dependency':
       return poll.steadySeconds;
     case 'pending':
       return poll.pendingSeconds;

@@ -30,6 +30,20 @@ export interface ExternalSnapshot {
   diff?: string;
 }
 
+/** What the resolver found, as descriptions only: resolved values never enter history. */
+export interface ReferenceObservation {
+  /** Blocking references that are missing or not Ready yet. */
+  waiting: string[];
+  /** References that cannot resolve as written: a selector matching several objects, a cycle … */
+  errors: string[];
+  /** Fields the resolveReferences step would write, such as "vpcId from VPC team-a/main". */
+  writes: string[];
+  /** Managed objects this one depends on that do not carry its in-use mark yet. */
+  unmarked: string[];
+  /** Whether it depends on any managed object, so it has in-use marks to release when it goes. */
+  dependsOnManaged: boolean;
+}
+
 export interface ProviderError {
   failureClass: FailureClass;
   message: string;
@@ -44,4 +58,8 @@ export type PassObservation =
       external?: ExternalSnapshot;
       externalError?: ProviderError;
       poll: PollIntervals;
+      /** Absent when the object refers to nothing. */
+      references?: ReferenceObservation;
+      /** While deleting: dependents that must be gone before the external resource is deleted. */
+      blockers?: string[];
     };

@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
 import { World, newObject } from '../test/unit/world';
+import type { ReferenceObservation } from './observation';
 import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery, type ReconcileInput } from './api';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
@@ -30,9 +31,7 @@ async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, r
   const taskQueue = `reconcile-test-${counter}`;
   const ref: ResourceRef = {
     group: 'ec2.aws.chronoplane.io',
-    version: 'v1alpha1',
     kind: 'VPC',
-    plural: 'vpcs',
     namespace: 'test',
     name: `vpc-${counter}`,
   };
@@ -76,6 +75,20 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string,
   }
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const references = (over: Partial<ReferenceObservation> = {}): ReferenceObservation => ({
+  waiting: [],
+  errors: [],
+  writes: [],
+  unmarked: [],
+  dependsOnManaged: true,
+  ...over,
+});
+/** What the watcher sends when something this object depends on changed. */
+async function wake(handle: Harness['handle'], world: World): Promise<void> {
+  const o = world.object!;
+  await handle.signal(resourceEventSignal, { type: 'MODIFIED', uid: o.uid, resourceVersion: String(o.resourceVersion), wake: true });
+}
+const lastPassDone = async (handle: Harness['handle']) => (await handle.query(stateQuery)).lastPass !== undefined;
 
 describe('reconcile workflow', () => {
   it('adds the finalizer, creates once, and reports Ready and Synced, also as search attributes', async () => {
@@ -233,6 +246,134 @@ describe('reconcile workflow', () => {
       await eventually(() => world.condition('Ready')?.status === 'True', 'the new object to become Ready');
       expect([...world.external.keys()].sort()).toEqual(['ext-uid-1', 'ext-uid-2']);
       expect((await handle.query(stateQuery)).uid).toBe('uid-2');
+    });
+  });
+
+  it('waits for its references without creating, and creates as soon as a wake-up follows their resolution', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2 }; // only a signal can end the wait
+    world.references = references({ waiting: ['VPC test/a: not found'] });
+    await withWorkflow(world, async ({ handle }) => {
+      await eventually(() => world.condition('ReferencesResolved')?.status === 'False', 'ReferencesResolved=False');
+      expect(world.condition('ReferencesResolved')).toMatchObject({
+        reason: 'ReferencesUnresolved',
+        message: 'waiting for VPC test/a: not found',
+      });
+      expect(world.condition('Ready')).toMatchObject({ status: 'False', reason: 'Creating', message: 'waiting for VPC test/a: not found' });
+      expect(world.condition('Synced')?.status).toBe('True');
+      await eventually(() => lastPassDone(handle), 'the pass to end');
+      expect(world.count('createExternal')).toBe(0);
+
+      world.references = references({ writes: ['vpcId from VPC test/a'], unmarked: ['VPC test/a'] });
+      await wake(handle, world);
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True after the wake-up');
+      expect(world.count('createExternal')).toBe(1);
+      expect(world.calls.indexOf('resolveReferences')).toBeLessThan(world.calls.indexOf('createExternal'));
+      expect(world.condition('ReferencesResolved')).toMatchObject({ status: 'True', reason: 'ResolvedReferences' });
+    });
+  });
+
+  it('never takes a wake-up for the echo of its own write, though it ignores the same event without wake', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2 };
+    world.references = references({ waiting: ['VPC test/a: not Ready yet'] });
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('ReferencesResolved')?.status === 'False', 'ReferencesResolved=False');
+      await eventually(() => lastPassDone(handle), 'the pass to end');
+      const observed = world.count('observe');
+      expect(world.calls.at(-1)).toBe('writeBack'); // the resourceVersion signalled below is that write's
+
+      await signal(); // the watch event of our own status write: nothing new
+      await sleep(1_000);
+      expect(world.count('observe')).toBe(observed);
+
+      await wake(handle, world); // the same uid and resourceVersion, as a wake-up
+      await eventually(() => world.count('observe') > observed, 'a pass after the wake-up');
+    });
+  });
+
+  it('reports a reference error in Synced and does not create', async () => {
+    const world = new World();
+    const error = 'vpcIdSelector {net=main} matches 2 VPCs (a, b); it must select exactly one';
+    world.references = references({ errors: [error] });
+    await withWorkflow(world, async ({ handle }) => {
+      await eventually(() => world.condition('Synced')?.status === 'False', 'Synced=False');
+      expect(world.condition('Synced')).toMatchObject({ reason: 'ReconcileError', message: `cannot resolve references: ${error}` });
+      expect(world.condition('ReferencesResolved')).toMatchObject({ status: 'False', message: `cannot resolve references: ${error}` });
+      await eventually(() => lastPassDone(handle), 'the pass to end');
+      expect(world.count('createExternal')).toBe(0);
+    });
+  });
+
+  // A reference error fails the pass like a provider error: counted, so the backoff grows (or it
+  // would retry every 5 s forever, re-reading every referenced object), and told in one event.
+  it('backs off longer after each pass whose references cannot resolve, with one Warning event', async () => {
+    const world = new World();
+    const error = 'vpcIdSelector {net=main} matches 2 VPCs (a, b); it must select exactly one';
+    world.references = references({ errors: [error] });
+    await withWorkflow(world, async ({ handle }) => {
+      await eventually(() => world.condition('Synced')?.status === 'False', 'Synced=False');
+      await eventually(() => lastPassDone(handle), 'the pass to end');
+      expect((await handle.query(stateQuery)).consecutiveFailures).toBe(1);
+      expect(world.events).toContain(`Warning ReconcileError: cannot resolve references: ${error}`);
+    });
+  });
+
+  it('answers reconcileNow with the failed pass when observe keeps failing', async () => {
+    const world = new World();
+    const apiServerDown = () => ApplicationFailure.retryable('Kubernetes API: connection refused', 'Transient');
+    world.observeFailures = Array.from({ length: 30 }, apiServerDown); // ten passes' worth of local attempts
+    await withWorkflow(world, async ({ handle }) => {
+      const summary = await handle.executeUpdate(reconcileNowUpdate);
+      expect(summary).toMatchObject({ actions: [], error: 'Kubernetes API: connection refused' });
+      expect((await handle.query(stateQuery)).consecutiveFailures).toBeGreaterThanOrEqual(1);
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+    });
+  });
+
+  const brokenOrphan = (world: World) => {
+    world.object = newObject('uid-1', { finalizer: true, deleting: true, deletionPolicy: 'Orphan', externalName: 'ext-uid-1' });
+    world.external.set('ext-uid-1', { upToDate: true });
+    world.externalError = { failureClass: 'MissingConfiguration', message: 'ProviderConfig default: not found' };
+    world.references = references({ dependsOnManaged: true });
+  };
+
+  // Released in the pass that sees it: the provider error it did not need to look at is no
+  // failure, so nothing is written to the object it has just let go of, and there is no backoff.
+  it('releases an Orphan whose provider cannot be reached in one pass, without the error', async () => {
+    const world = new World();
+    brokenOrphan(world);
+    await withWorkflow(world, async ({ handle }) => {
+      await handle.result();
+      expect(world.calls).toEqual(['observe', 'releaseDependencies', 'removeFinalizer']);
+      expect(world.object).toBeUndefined();
+      expect(world.external.size).toBe(1);
+      expect(world.events).toEqual([]);
+    });
+  });
+
+  it('waits in Deleting while dependents hold it, and deletes once woken after they are gone', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2 };
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      world.blockers = ['Subnet test/s'];
+      world.object!.deleting = true;
+      world.object!.resourceVersion += 1; // the API server's write of deletionTimestamp
+      await signal();
+      await eventually(() => world.condition('Ready')?.reason === 'Deleting', 'Ready=False Deleting');
+      expect(world.condition('Ready')).toMatchObject({
+        status: 'False',
+        message: 'waiting for dependents to be deleted first: Subnet test/s',
+      });
+      expect(world.count('deleteExternal')).toBe(0);
+
+      world.blockers = [];
+      await wake(handle, world);
+      await handle.result();
+      expect(world.count('deleteExternal')).toBe(1);
+      expect(world.external.size).toBe(0);
+      expect(world.object).toBeUndefined();
     });
   });
 });

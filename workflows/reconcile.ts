@@ -8,7 +8,7 @@ import { conditionStatus, reconcileError, type ConditionUpdate } from '../apis/c
 import type { ResourceRef } from '../runtime/managed-kind';
 import { OBJECT_GONE } from '../runtime/errors';
 import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
-import { backoffSeconds, decide, secondsUntilNextPass, type Plan, type Step } from './decide';
+import { allows, backoffSeconds, decide, secondsUntilNextPass, type Plan, type Step } from './decide';
 import type { EventNote } from '../activities/events';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { planWriteBack } from './status';
@@ -30,6 +30,12 @@ const provider = wf.proxyActivities<ReconcileActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
 });
 
+/** Orphaned objects are released without observing the provider (its config may be broken). */
+const RELEASE_ORPHANS_FIRST = 'release-orphans-first';
+
+/** A workflow signalled during its final pass runs one more pass instead of ending. */
+const RECHECK_AFTER_LATE_SIGNAL = 'recheck-after-late-signal';
+
 /** Keeps each run's history small: replaying it is cheap, and so is storing it in SQLite. */
 const DEFAULT_HISTORY_BUDGET = 2_000;
 
@@ -46,8 +52,9 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
   let lastPass: PassSummary | undefined;
 
   wf.setHandler(resourceEventSignal, (event) => {
-    // Our own writes come back as watch events; they carry nothing new.
-    if (event.uid === state.uid && state.ownResourceVersions.includes(event.resourceVersion)) return;
+    // Our own writes come back as watch events; they carry nothing new. A wake-up (something
+    // this object depends on changed) always does.
+    if (!event.wake && event.uid === state.uid && state.ownResourceVersions.includes(event.resourceVersion)) return;
     state.dirty = true;
   });
   wf.setHandler(stateQuery, () => ({
@@ -59,21 +66,30 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
     synced: state.synced,
     consecutiveFailures: state.consecutiveFailures,
   }));
+  // Counted per attempt, failed ones included, so a caller always gets an answer: the summary
+  // of the first pass that starts after its request, even when that pass fails.
+  let started = 0;
+  let finished = 0;
   wf.setHandler(reconcileNowUpdate, async () => {
-    const target = state.passes + 1;
+    const target = started + 1;
     state.dirty = true;
-    await wf.condition(() => state.passes >= target);
+    await wf.condition(() => finished >= target);
     return lastPass!;
   });
 
   for (;;) {
     // Every signal that arrived before this point is covered by the pass: bursts coalesce.
     state.dirty = false;
+    started += 1;
     const { summary, waitSeconds, complete } = await reconcilePass(ref, state);
     lastPass = summary;
+    finished = started;
     if (complete) {
       await wf.condition(wf.allHandlersFinished);
-      return;
+      // A signal that came in during the last pass may be about a new object of the same name
+      // (deleted and applied again): ending now would lose it, so look once more.
+      if (!(state.dirty && wf.patched(RECHECK_AFTER_LATE_SIGNAL))) return;
+      continue;
     }
     const { continueAsNewSuggested, historyLength } = wf.workflowInfo();
     if (wf.allHandlersFinished() && (continueAsNewSuggested || historyLength > (input.historyBudget ?? DEFAULT_HISTORY_BUDGET))) {
@@ -123,10 +139,18 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   }
 
   state.ownResourceVersions = []; // this pass's own writes are recorded as they happen
-  const plan = decide(object, observation.external, observation.externalError?.message);
+  const providerError = observation.externalError?.message;
+  const deleteExternal = object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
+  const plan = decide(object, observation.external, {
+    providerError,
+    references: observation.references,
+    blockers: observation.blockers,
+    // Only asked where the answer changes the decision, so other passes record no marker.
+    releaseOrphansFirst: object.deleting && !deleteExternal && providerError !== undefined && wf.patched(RELEASE_ORPHANS_FIRST),
+  });
   const events: EventNote[] = [];
   let lateInitialized: Record<string, unknown> | undefined;
-  let failure: string | undefined = observation.externalError?.message;
+  let failure: string | undefined = plan.error;
   try {
     for (const step of plan.steps) {
       if (step.kind === 'lateInitialize') lateInitialized = step.fields;
@@ -177,6 +201,16 @@ async function runStep(
     }
     case 'removeFinalizer':
       return controlPlane.removeFinalizer.executeWithOptions({ summary: `remove finalizer from ${target}` }, [ref, uid]);
+    case 'resolveReferences': {
+      const done = await controlPlane.resolveReferences.executeWithOptions(
+        { summary: `resolve references of ${target}: ${step.what.join('; ')}` },
+        [ref, uid],
+      );
+      if (done.resourceVersion) state.ownResourceVersions.push(done.resourceVersion);
+      return done.summary;
+    }
+    case 'releaseDependencies':
+      return controlPlane.releaseDependencies.executeWithOptions({ summary: `release what ${target} depends on` }, [ref, uid]);
     case 'create': {
       const created = await provider.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [ref, uid]);
       events.push({ type: 'Normal', reason: 'CreatedExternalResource', message: created.summary });

@@ -16,7 +16,11 @@ const clients = new Map<string, EC2Client>();
 const SETTINGS_TTL_MS = 10_000;
 const settingsCache = new Map<string, { settings: Promise<AwsClientSettings>; expires: number }>();
 
-export async function ec2ClientFor(region: string, providerConfigName: string | undefined, context: ConnectContext): Promise<EC2Client> {
+export async function ec2ClientFor(
+  region: string,
+  providerConfigName: string | undefined,
+  context: ConnectContext,
+): Promise<{ client: EC2Client; endpoint?: string }> {
   const settings = await cachedSettings(providerConfigName ?? 'default', context);
   const key = cacheKey(region, settings);
   let client = clients.get(key);
@@ -26,7 +30,7 @@ export async function ec2ClientFor(region: string, providerConfigName: string | 
     client = new EC2Client({ region, endpoint: settings.endpoint, credentials: settings.credentials, maxAttempts: 3 });
     clients.set(key, client);
   }
-  return client;
+  return { client, endpoint: settings.endpoint };
 }
 
 function cachedSettings(providerConfigName: string, context: ConnectContext): Promise<AwsClientSettings> {

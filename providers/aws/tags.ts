@@ -34,3 +34,37 @@ export const tagsToMap = (tags: readonly Tag[] | undefined): Record<string, stri
   Object.fromEntries((tags ?? []).filter((t) => t.Key !== undefined).map((t) => [t.Key!, t.Value ?? '']));
 
 export const mapToTags = (map: Record<string, string>): Tag[] => Object.entries(map).map(([Key, Value]) => ({ Key, Value }));
+
+export interface TagChanges {
+  set: Record<string, string>;
+  remove: string[];
+}
+
+/**
+ * The tag edits that make EC2 match `desired` (the user's tags plus the crossplane-* tags).
+ * Tags under aws: belong to AWS and cannot be removed, so they are left alone.
+ */
+export function tagChanges(desired: Record<string, string>, observed: Record<string, string>): TagChanges {
+  const set = Object.fromEntries(Object.entries(desired).filter(([k, v]) => observed[k] !== v));
+  const remove = Object.keys(observed).filter((k) => !(k in desired) && !k.startsWith('aws:'));
+  return { set, remove };
+}
+
+/** How observed tags differ from desired ones, for humans; empty means up to date. */
+export function tagDifferences(desired: Record<string, string>, observed: readonly Tag[] | undefined): string[] {
+  const changes = tagChanges(desired, tagsToMap(observed));
+  return [
+    ...Object.keys(changes.set).map((key) => `tag ${key}: want "${changes.set[key]}"`),
+    ...changes.remove.map((key) => `tag ${key}: not in spec`),
+  ];
+}
+
+/** The user's tags; system tags are always added by the caller and cannot be overridden here. */
+export function userTags(spec: { tags?: Record<string, string> }): Record<string, string> {
+  return Object.fromEntries(Object.entries(spec.tags ?? {}).filter(([k]) => !isSystemTag(k)));
+}
+
+/** Every tag the external resource should carry: the user's, then the system tags. */
+export function desiredTags(api: KindApi, mr: ManagedResource<{ tags?: Record<string, string> }, unknown>): Record<string, string> {
+  return { ...userTags(mr.spec.forProvider), ...crossplaneTags(api, mr) };
+}

@@ -8,9 +8,13 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureInstalled } from '../../stack/install';
 import { startTestStack } from '../../stack/test-stack';
+import { MOTO_COUNT_REQUESTS_ENV } from '../../bench/ec2-call-counter';
 
 export default async function setup(project: TestProject) {
   await ensureInstalled();
+  // moto counts requests by access key, action and error code, so tests can assert, for
+  // example, that a deletion made no call EC2 refused with DependencyViolation.
+  process.env[MOTO_COUNT_REQUESTS_ENV] = '1';
   const dir = await mkdtemp(join(tmpdir(), 'chronoplane-it-'));
   const stack = await startTestStack({ dir, bootstrap: true });
   project.provide('kubeconfigPath', stack.kubeconfigPath);

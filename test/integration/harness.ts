@@ -153,6 +153,34 @@ export class ControlPlane {
     }
   }
 
+  /** Any managed object, by kind (as kubectl names it) and name; undefined when absent. */
+  async getObject(kind: string, name: string): Promise<VpcObject | undefined> {
+    try {
+      return JSON.parse(await this.kubectl(['get', kind, name, '-o', 'json'])) as VpcObject;
+    } catch (error) {
+      if (String(error).includes('NotFound')) return undefined;
+      throw error;
+    }
+  }
+
+  /** Waits for Ready=True and Synced=True and returns the object. */
+  async ready(kind: string, name: string, timeoutMs?: number): Promise<VpcObject> {
+    let last: VpcObject | undefined;
+    try {
+      return await eventually(
+        async () => {
+          const object = (last = await this.getObject(kind, name));
+          return condition(object, 'Ready')?.status === 'True' && condition(object, 'Synced')?.status === 'True' && object;
+        },
+        `${kind} ${name} to be Ready and Synced`,
+        timeoutMs,
+      );
+    } catch (error) {
+      // The conditions say why, which is what a reader of a failed run needs first.
+      throw new Error(`${(error as Error).message}; last conditions: ${JSON.stringify(last?.status?.conditions ?? null)}`);
+    }
+  }
+
   async vpcsTaggedWithUid(uid: string): Promise<Vpc[]> {
     const found = await this.ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'tag:chronoplane.io/uid', Values: [uid] }] }));
     return found.Vpcs ?? [];

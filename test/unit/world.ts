@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ReconcileActivities, WriteBack } from '../../activities/reconcile';
 import type { Condition } from '../../apis/conditions';
 import type { ManagementAction } from '../../apis/managed';
-import type { PassObservation } from '../../workflows/observation';
+import type { PassObservation, ProviderError, ReferenceObservation } from '../../workflows/observation';
 import { OBJECT_GONE } from '../../runtime/errors';
 
 export interface WorldObject {
@@ -33,6 +33,12 @@ export class World {
   /** Thrown by the next observe calls, in order (the API server being down, say). */
   observeFailures: Error[] = [];
   poll = { steadySeconds: 2, pendingSeconds: 0.2 };
+  /** What the resolver reports; set by reference tests, cleared by a resolveReferences step. */
+  references: ReferenceObservation | undefined;
+  /** Dependents holding the object while it is deleted. */
+  blockers: string[] | undefined;
+  /** A provider that cannot be reached (a broken ProviderConfig, say). */
+  externalError: ProviderError | undefined;
 
   count(name: string): number {
     return this.calls.filter((c) => c === name).length;
@@ -76,11 +82,13 @@ export class World {
           atProvider: structuredClone(o.atProvider),
         };
         if (o.paused) return { found: true, object, poll: world.poll };
+        const extras = { references: structuredClone(world.references), blockers: world.blockers?.slice() };
+        if (world.externalError) return { found: true, object, poll: world.poll, externalError: world.externalError, ...extras };
         const ext = o.externalName ? world.external.get(o.externalName) : undefined;
         const external = ext
           ? { resourceExists: true, resourceUpToDate: ext.upToDate, readiness: 'Available' as const, atProvider: { id: o.externalName } }
           : { resourceExists: false, resourceUpToDate: false };
-        return { found: true, object, external, poll: world.poll };
+        return { found: true, object, external, poll: world.poll, ...extras };
       },
       async addFinalizer(_ref, uid) {
         world.calls.push('addFinalizer');
@@ -95,6 +103,18 @@ export class World {
         o.finalizer = false;
         world.bump(o);
         return 'removed finalizer';
+      },
+      async resolveReferences(_ref, uid) {
+        world.calls.push('resolveReferences');
+        const o = world.live(uid);
+        if (world.references) world.references = { ...world.references, writes: [], unmarked: [] };
+        world.bump(o);
+        return { summary: 'resolved', resourceVersion: String(o.resourceVersion) };
+      },
+      async releaseDependencies(_ref, uid) {
+        world.calls.push('releaseDependencies');
+        world.live(uid);
+        return 'released';
       },
       async createExternal(_ref, uid) {
         world.calls.push('createExternal');

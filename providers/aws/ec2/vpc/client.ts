@@ -1,41 +1,33 @@
 // Wires EC2 SDK calls to the ExternalClient verbs for VPCs. Decisions live in convert.ts.
 import {
-  CreateTagsCommand,
   CreateVpcCommand,
-  DeleteTagsCommand,
   DeleteVpcCommand,
   DescribeVpcAttributeCommand,
   DescribeVpcsCommand,
-  EC2Client,
   ModifyVpcAttributeCommand,
   type Vpc,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import type { Connector, ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
-import { ec2ClientFor } from '../../ec2-client';
-import { toClassifiedAwsError } from '../../errors';
-import { UID_TAG, crossplaneTags, mapToTags, tagsToMap } from '../../tags';
-import { differences, lateInitialize, readinessOf, tagChanges, toAtProvider, userTags, type ObservedVpc } from './convert';
+import { desiredTags, mapToTags } from '../../tags';
+import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
+import { differences, lateInitialize, readinessOf, toAtProvider, type ObservedVpc } from './convert';
 import { vpcApi, type VpcObservation, type VpcParameters } from './schema';
 
 type VpcResource = ManagedResource<VpcParameters, VpcObservation>;
 
-export const vpcConnector: Connector<VpcParameters, VpcObservation> = {
-  async connect(mr, context) {
-    return new VpcExternalClient(await ec2ClientFor(mr.spec.forProvider.region, mr.spec.providerConfigRef?.name, context));
-  },
-};
+export const vpcConnector = ec2Connector<VpcParameters, VpcObservation>((api) => new VpcExternalClient(api));
 
 export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObservation> {
-  constructor(private readonly ec2: EC2Client) {}
+  constructor(private readonly ec2: Ec2Api) {}
 
   async observe(mr: VpcResource): Promise<ExternalObservation<VpcParameters, VpcObservation>> {
     const vpcId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!vpcId) return { resourceExists: false, resourceUpToDate: false };
     const observed = await this.describe(vpcId);
     if (!observed) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(mr.spec.forProvider, observed, this.desiredTags(mr));
+    const diff = differences(mr.spec.forProvider, observed, desiredTags(vpcApi, mr));
     return {
       resourceExists: true,
       resourceUpToDate: diff.length === 0,
@@ -54,12 +46,12 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
       return { externalName: earlier.VpcId, summary: `found VPC ${earlier.VpcId} made by an earlier attempt` };
     }
     const p = mr.spec.forProvider;
-    const created = await this.call('cannot create VPC', () =>
-      this.ec2.send(
+    const created = await this.ec2.call('cannot create VPC', (sdk) =>
+      sdk.send(
         new CreateVpcCommand({
           CidrBlock: p.cidrBlock,
           InstanceTenancy: p.instanceTenancy,
-          TagSpecifications: [{ ResourceType: 'vpc', Tags: mapToTags(this.desiredTags(mr)) }],
+          TagSpecifications: [{ ResourceType: 'vpc', Tags: mapToTags(desiredTags(vpcApi, mr)) }],
         }),
       ),
     );
@@ -73,57 +65,35 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
     const observed = await this.describe(vpcId);
     if (!observed) return `VPC ${vpcId} is gone; nothing to update`;
     const done = await this.applyDnsAttributes(vpcId, mr.spec.forProvider, observed);
-    const changes = tagChanges(this.desiredTags(mr), tagsToMap(observed.vpc.Tags));
-    if (Object.keys(changes.set).length > 0) {
-      await this.call('cannot tag VPC', () => this.ec2.send(new CreateTagsCommand({ Resources: [vpcId], Tags: mapToTags(changes.set) })));
-      done.push(`set tags ${Object.keys(changes.set).join(', ')}`);
-    }
-    if (changes.remove.length > 0) {
-      await this.call('cannot untag VPC', () =>
-        this.ec2.send(new DeleteTagsCommand({ Resources: [vpcId], Tags: changes.remove.map((Key) => ({ Key })) })),
-      );
-      done.push(`removed tags ${changes.remove.join(', ')}`);
-    }
+    done.push(...(await this.ec2.syncTags(vpcId, desiredTags(vpcApi, mr), observed.vpc.Tags)));
     return `updated VPC ${vpcId}: ${done.join('; ') || 'already up to date'}`;
   }
 
   async delete(mr: VpcResource): Promise<string> {
     const vpcId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!vpcId) return 'no VPC was recorded; nothing to delete';
-    try {
-      await this.ec2.send(new DeleteVpcCommand({ VpcId: vpcId }));
-    } catch (error) {
-      if (isNotFound(error)) return `VPC ${vpcId} was already gone`;
-      throw toClassifiedAwsError(`cannot delete VPC ${vpcId}`, error);
-    }
-    return `deleted VPC ${vpcId}`;
-  }
-
-  private desiredTags(mr: VpcResource): Record<string, string> {
-    return { ...userTags(mr.spec.forProvider), ...crossplaneTags(vpcApi, mr) };
+    const deleted = await this.ec2.remove(`cannot delete VPC ${vpcId}`, (sdk) => sdk.send(new DeleteVpcCommand({ VpcId: vpcId })));
+    return deleted ? `deleted VPC ${vpcId}` : `VPC ${vpcId} was already gone`;
   }
 
   private async describe(vpcId: string): Promise<ObservedVpc | undefined> {
-    let vpc: Vpc | undefined;
-    try {
-      vpc = (await this.ec2.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs?.[0];
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw toClassifiedAwsError(`cannot describe VPC ${vpcId}`, error);
-    }
+    const vpc = await this.ec2.find(
+      `cannot describe VPC ${vpcId}`,
+      async (sdk) => (await sdk.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs?.[0],
+    );
     if (!vpc) return undefined;
-    const [support, hostnames] = await this.call(`cannot describe attributes of VPC ${vpcId}`, () =>
+    const [support, hostnames] = await this.ec2.call(`cannot describe attributes of VPC ${vpcId}`, (sdk) =>
       Promise.all([
-        this.ec2.send(new DescribeVpcAttributeCommand({ VpcId: vpcId, Attribute: 'enableDnsSupport' })),
-        this.ec2.send(new DescribeVpcAttributeCommand({ VpcId: vpcId, Attribute: 'enableDnsHostnames' })),
+        sdk.send(new DescribeVpcAttributeCommand({ VpcId: vpcId, Attribute: 'enableDnsSupport' })),
+        sdk.send(new DescribeVpcAttributeCommand({ VpcId: vpcId, Attribute: 'enableDnsHostnames' })),
       ]),
     );
     return { vpc, enableDnsSupport: support.EnableDnsSupport?.Value, enableDnsHostnames: hostnames.EnableDnsHostnames?.Value };
   }
 
   private async findByUid(uid: string): Promise<Vpc | undefined> {
-    const found = await this.call('cannot look for an earlier VPC', () =>
-      this.ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: `tag:${UID_TAG}`, Values: [uid] }] })),
+    const found = await this.ec2.call('cannot look for an earlier VPC', (sdk) =>
+      sdk.send(new DescribeVpcsCommand({ Filters: uidFilter(uid) })),
     );
     return found.Vpcs?.[0];
   }
@@ -132,30 +102,17 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
   private async applyDnsAttributes(vpcId: string, p: VpcParameters, observed: Partial<ObservedVpc>): Promise<string[]> {
     const done: string[] = [];
     if (p.enableDnsSupport !== undefined && p.enableDnsSupport !== observed.enableDnsSupport) {
-      await this.call('cannot set enableDnsSupport', () =>
-        this.ec2.send(new ModifyVpcAttributeCommand({ VpcId: vpcId, EnableDnsSupport: { Value: p.enableDnsSupport } })),
+      await this.ec2.call('cannot set enableDnsSupport', (sdk) =>
+        sdk.send(new ModifyVpcAttributeCommand({ VpcId: vpcId, EnableDnsSupport: { Value: p.enableDnsSupport } })),
       );
       done.push(`enableDnsSupport=${p.enableDnsSupport}`);
     }
     if (p.enableDnsHostnames !== undefined && p.enableDnsHostnames !== observed.enableDnsHostnames) {
-      await this.call('cannot set enableDnsHostnames', () =>
-        this.ec2.send(new ModifyVpcAttributeCommand({ VpcId: vpcId, EnableDnsHostnames: { Value: p.enableDnsHostnames } })),
+      await this.ec2.call('cannot set enableDnsHostnames', (sdk) =>
+        sdk.send(new ModifyVpcAttributeCommand({ VpcId: vpcId, EnableDnsHostnames: { Value: p.enableDnsHostnames } })),
       );
       done.push(`enableDnsHostnames=${p.enableDnsHostnames}`);
     }
     return done;
   }
-
-  private async call<T>(action: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw toClassifiedAwsError(action, error);
-    }
-  }
-}
-
-function isNotFound(error: unknown): boolean {
-  const name = (error as { name?: string })?.name ?? '';
-  return name === 'InvalidVpcID.NotFound' || name === 'InvalidVpcId.NotFound';
 }

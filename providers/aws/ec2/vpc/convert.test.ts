@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { differences, lateInitialize, readinessOf, tagChanges, toAtProvider, userTags } from './convert';
+import { differences, lateInitialize, readinessOf, toAtProvider } from './convert';
+import { tagChanges, userTags } from '../../tags';
 import type { VpcParameters } from './schema';
 
 const spec: VpcParameters = { region: 'us-east-1', cidrBlock: '10.0.0.0/16', tags: { team: 'net' } };

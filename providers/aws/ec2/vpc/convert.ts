@@ -3,7 +3,7 @@
 // so this is where most of the VPC's unit tests live.
 import type { Vpc } from '@aws-sdk/client-ec2';
 import type { Readiness } from '../../../../runtime/external-client';
-import { isSystemTag, tagsToMap } from '../../tags';
+import { tagDifferences } from '../../tags';
 import type { VpcObservation, VpcParameters } from './schema';
 
 /** A VPC plus the two attributes DescribeVpcs leaves out. */
@@ -45,21 +45,6 @@ export function lateInitialize(spec: VpcParameters, observed: ObservedVpc): Part
   return Object.keys(filled).length > 0 ? filled : undefined;
 }
 
-export interface TagChanges {
-  set: Record<string, string>;
-  remove: string[];
-}
-
-/**
- * The tag edits that make EC2 match `desired` (the user's tags plus the crossplane-* tags).
- * Tags under aws: belong to AWS and cannot be removed, so they are left alone.
- */
-export function tagChanges(desired: Record<string, string>, observed: Record<string, string>): TagChanges {
-  const set = Object.fromEntries(Object.entries(desired).filter(([k, v]) => observed[k] !== v));
-  const remove = Object.keys(observed).filter((k) => !(k in desired) && !k.startsWith('aws:'));
-  return { set, remove };
-}
-
 /** Every way EC2 differs from the spec, for humans; empty means up to date. */
 export function differences(spec: VpcParameters, observed: ObservedVpc, desiredTags: Record<string, string>): string[] {
   const out: string[] = [];
@@ -69,13 +54,5 @@ export function differences(spec: VpcParameters, observed: ObservedVpc, desiredT
   if (spec.enableDnsHostnames !== undefined && spec.enableDnsHostnames !== observed.enableDnsHostnames) {
     out.push(`enableDnsHostnames: want ${spec.enableDnsHostnames}, have ${observed.enableDnsHostnames}`);
   }
-  const changes = tagChanges(desiredTags, tagsToMap(observed.vpc.Tags));
-  for (const key of Object.keys(changes.set)) out.push(`tag ${key}: want "${changes.set[key]}"`);
-  for (const key of changes.remove) out.push(`tag ${key}: not in spec`);
-  return out;
-}
-
-/** The user's tags; system tags are always added by the caller and cannot be overridden here. */
-export function userTags(spec: VpcParameters): Record<string, string> {
-  return Object.fromEntries(Object.entries(spec.tags ?? {}).filter(([k]) => !isSystemTag(k)));
+  return [...out, ...tagDifferences(desiredTags, observed.vpc.Tags)];
 }

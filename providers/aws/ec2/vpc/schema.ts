@@ -1,9 +1,9 @@
 // The VPC API: forProvider mirrors EC2's CreateVpc and ModifyVpcAttribute inputs, atProvider
 // mirrors DescribeVpcs output, with EC2's field names in camelCase (seed 001, "Field Names").
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, StringMap, immutable, withRules } from '../../../../apis/schema';
+import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
 import type { KindApi } from '../../../../runtime/managed-kind';
-import { AWS_TAG_LIMITS } from '../../tags';
+import { Region, Tags } from '../fields';
 
 export const vpcApi: KindApi = {
   group: 'ec2.aws.chronoplane.io',
@@ -17,7 +17,7 @@ export const vpcApi: KindApi = {
 };
 
 export const VpcParameters = Doc('The desired state of the VPC, in EC2\u2019s terms.', {
-  region: immutable(DocString('The AWS region of the VPC, such as us-east-1.', { minLength: 1 }), 'region'),
+  region: Region('VPC'),
   cidrBlock: withRules(
     immutable(
       DocString('The IPv4 network range of the VPC in CIDR notation, such as 10.0.0.0/16. EC2 accepts netmasks from /16 to /28.'),
@@ -39,15 +39,7 @@ export const VpcParameters = Doc('The desired state of the VPC, in EC2\u2019s te
       'instanceTenancy',
     ),
   ),
-  tags: Type.Optional(
-    withRules(
-      StringMap('Tags to set on the VPC. Chronoplane adds crossplane-kind, crossplane-name and crossplane-provider.', AWS_TAG_LIMITS),
-      {
-        rule: "self.all(k, !k.startsWith('crossplane-') && !k.startsWith('aws:') && k != 'chronoplane.io/uid')",
-        message: 'tag keys starting with crossplane- or aws:, and chronoplane.io/uid, are reserved',
-      },
-    ),
-  ),
+  tags: Tags('VPC'),
 });
 export type VpcParameters = Static<typeof VpcParameters>;
 

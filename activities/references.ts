@@ -1,0 +1,183 @@
+// The I/O half of references: reads the objects a managed resource depends on, writes the
+// resolved values into it, marks the objects it depends on as in use, and tells a resource
+// being deleted which dependents still hold it. Decisions are pure (runtime/references/);
+// values read here stay here, so only descriptions reach workflow history.
+import type { ManagedKind, ResourceRef } from '../runtime/managed-kind';
+import type { ManagedResource } from '../runtime/managed-resource';
+import { findCycle } from '../runtime/references/cycles';
+import {
+  dependenciesOf,
+  describeKey,
+  keyOf,
+  namedTargets,
+  parseKey,
+  type Dependency,
+  type ObjectKey,
+} from '../runtime/references/dependencies';
+import { setValue } from '../runtime/references/fieldpath';
+import { resolveReferences, type KubeObject, type Resolution } from '../runtime/references/resolution';
+import { usedByAnnotation, usedByMarks, usedByValue } from '../runtime/references/used-by';
+import { findKind } from '../providers/registry';
+import type { ReferenceObservation } from '../workflows/observation';
+import type { KubeAccess } from './kube';
+
+/** How far the cycle check walks; a real dependency chain is a handful of objects deep. */
+const CYCLE_SEARCH_LIMIT = 64;
+
+export interface ResolvedReferences {
+  resolution: Resolution;
+  /** Managed objects this one depends on that do not carry its in-use mark yet. */
+  unmarked: ObjectKey[];
+  observation: ReferenceObservation;
+}
+
+export class ReferenceAccess {
+  constructor(private readonly kube: KubeAccess) {}
+
+  /** Undefined when the object refers to nothing, so objects without references cost nothing more. */
+  async resolve(kind: ManagedKind, mr: ManagedResource): Promise<ResolvedReferences | undefined> {
+    const dependencies = dependenciesOf(kind, mr);
+    if (dependencies.length === 0) return undefined;
+    const targets = new Map<string, KubeObject | undefined>();
+    const selected = new Map<Dependency, KubeObject[]>();
+    await Promise.all([
+      ...namedTargets(dependencies).map(async (key) => targets.set(keyOf(key), await this.read(key, apiVersionFor(dependencies, key)))),
+      ...dependencies.map(async (d) => {
+        if (d.type !== 'selector') return;
+        const found = await this.kube.list(d.group, d.kind, d.namespace, d.selector.matchLabels ?? {});
+        selected.set(
+          d,
+          (found as unknown as KubeObject[]).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name)),
+        );
+      }),
+    ]);
+    const resolution = resolveReferences({ object: mr as unknown as KubeObject, dependencies, targets, selected });
+
+    const present = new Map<string, KubeObject>();
+    for (const [key, found] of targets) if (found) present.set(key, found);
+    for (const [d, found] of selected) for (const c of found) present.set(keyOf({ ...selectorTarget(d), name: c.metadata.name }), c);
+    const mark = usedByAnnotation(mr.metadata.uid);
+    const unmarked = [...present.entries()]
+      .filter(([key, o]) => isManaged(key) && o.metadata.annotations?.[mark] === undefined && !o.metadata.deletionTimestamp)
+      .map(([key]) => keyFromObject(key));
+
+    // A cycle can never resolve, and its members would hold each other forever on deletion:
+    // look for one whenever something is still pending or about to be marked.
+    if (resolution.waiting.length > 0 || unmarked.length > 0) {
+      const cycle = await this.cycleThrough(refOf(kind, mr), present);
+      if (cycle) resolution.errors.push(`reference cycle: ${cycle.join(' \u2192 ')}`);
+    }
+    return {
+      resolution,
+      unmarked,
+      observation: {
+        waiting: resolution.waiting,
+        errors: resolution.errors,
+        writes: resolution.writes.map((w) => w.what),
+        unmarked: unmarked.map(describeKey),
+        dependsOnManaged: namedTargets(dependencies).some((k) => findKind(k.group, k.kind) !== undefined),
+      },
+    };
+  }
+
+  /** Writes resolved values into the object and marks what it depends on; returns what was done. */
+  async apply(kind: ManagedKind, ref: ResourceRef, mr: ManagedResource): Promise<string[]> {
+    const resolved = await this.resolve(kind, mr);
+    if (!resolved || resolved.resolution.errors.length > 0) return [];
+    const done: string[] = [];
+    // Marks first: a dependent must hold its dependencies before it can be created from them.
+    for (const target of resolved.unmarked) {
+      await this.kube.patchAnnotations(target, { [usedByAnnotation(mr.metadata.uid)]: usedByValue(refOf(kind, mr)) });
+      done.push(`marked ${describeKey(target)} as in use`);
+    }
+    if (resolved.resolution.writes.length > 0) {
+      let updated = mr;
+      for (const w of resolved.resolution.writes) updated = setValue(updated, w.path, w.value);
+      await this.kube.replace(ref, updated); // optimistic lock: a concurrent edit makes the step retry
+      done.push(...resolved.resolution.writes.map((w) => `set ${w.what}`));
+    }
+    return done;
+  }
+
+  /** Takes this object's mark off everything it names; run once its external resource is gone. */
+  async release(kind: ManagedKind, mr: ManagedResource): Promise<string[]> {
+    const mark = usedByAnnotation(mr.metadata.uid);
+    const targets = namedTargets(dependenciesOf(kind, mr)).filter((k) => findKind(k.group, k.kind));
+    const released = await Promise.all(targets.map((t) => this.kube.patchAnnotations(t, { [mark]: null }, { ifExists: true })));
+    return targets.filter((_, i) => released[i]).map((t) => `released ${describeKey(t)}`);
+  }
+
+  /**
+   * Dependents that still exist and still refer to this object: its external resource must wait
+   * for them. Marks whose dependent is gone, replaced or no longer refers here are stale and
+   * ignored. A dependent this object itself depends on is a cycle; it does not block, or
+   * neither could ever go.
+   */
+  async blockers(kind: ManagedKind, mr: ManagedResource): Promise<string[]> {
+    const me = refOf(kind, mr);
+    const mine = new Set(namedTargets(dependenciesOf(kind, mr)).map(keyOf));
+    const checks = usedByMarks(mr.metadata.annotations).map(async ({ dependentUid, dependent }) => {
+      const dependentKind = findKind(dependent.group, dependent.kind);
+      if (!dependentKind || mine.has(keyOf(dependent))) return undefined;
+      const found = await this.kube.get({ ...dependent });
+      if (!found || found.metadata.uid !== dependentUid) return undefined;
+      const refersHere = namedTargets(dependenciesOf(dependentKind, found)).some((t) => keyOf(t) === keyOf(me));
+      return refersHere ? describeKey(dependent) : undefined;
+    });
+    return (await Promise.all(checks)).filter((b): b is string => b !== undefined).sort();
+  }
+
+  private async read(key: ObjectKey, apiVersion: string | undefined): Promise<KubeObject | undefined> {
+    const managed = findKind(key.group, key.kind);
+    if (managed) return (await this.kube.get(key)) as unknown as KubeObject | undefined;
+    if (!apiVersion) return undefined;
+    return (await this.kube.getAny(apiVersion, key.kind, key.namespace, key.name)) as KubeObject | undefined;
+  }
+
+  /** Walks managed dependencies outward from `start` looking for a way back. */
+  private async cycleThrough(start: ObjectKey, firstHop: ReadonlyMap<string, KubeObject>): Promise<string[] | undefined> {
+    const edges = new Map<string, string[]>([[keyOf(start), [...firstHop.keys()].filter(isManaged)]]);
+    const queue = [...edges.get(keyOf(start))!];
+    const known = new Map(firstHop);
+    while (queue.length > 0 && edges.size < CYCLE_SEARCH_LIMIT) {
+      const key = queue.shift()!;
+      if (edges.has(key)) continue;
+      const object = known.get(key) ?? (await this.kube.get(keyFromObject(key)));
+      const kind = object && findKind(keyFromObject(key).group, keyFromObject(key).kind);
+      const next = kind
+        ? namedTargets(dependenciesOf(kind, object as unknown as ManagedResource))
+            .map(keyOf)
+            .filter(isManaged)
+        : [];
+      edges.set(key, next);
+      queue.push(...next.filter((n) => !edges.has(n)));
+    }
+    return findCycle(keyOf(start), edges)?.map((k) => describeKey(keyFromObject(k)));
+  }
+}
+
+const refOf = (kind: ManagedKind, mr: ManagedResource): ObjectKey => ({
+  group: kind.api.group,
+  kind: kind.api.kind,
+  namespace: mr.metadata.namespace ?? '',
+  name: mr.metadata.name,
+});
+
+function isManaged(key: string): boolean {
+  const k = keyFromObject(key);
+  return findKind(k.group, k.kind) !== undefined;
+}
+
+/** Keys here always come from keyOf, so they parse. */
+const keyFromObject = (key: string): ObjectKey => parseKey(key)!;
+
+function selectorTarget(d: Dependency): Omit<ObjectKey, 'name'> {
+  if (d.type !== 'selector') throw new Error('not a selector');
+  return { group: d.group, kind: d.kind, namespace: d.namespace };
+}
+
+function apiVersionFor(dependencies: readonly Dependency[], key: ObjectKey): string | undefined {
+  for (const d of dependencies)
+    if ((d.type === 'patch' || d.type === 'dependsOn') && keyOf(d.target) === keyOf(key)) return d.target.apiVersion;
+  return undefined;
+}

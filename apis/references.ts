@@ -1,0 +1,166 @@
+// The reference fields of the managed-resource API, in Crossplane's shapes: typed references
+// (`vpcIdRef`, `vpcIdSelector`, generated from a kind's declarations) and generic references
+// (`spec.references[]`: seed 002's `fromObject` + `toFieldPath`, and provider-kubernetes'
+// `patchesFrom` and `dependsOn`).
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Doc, DocString, withRules, type CelRule } from './schema';
+import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from '../runtime/references/declaration';
+
+export const ReferencePolicy = Doc('How the reference is resolved.', {
+  resolution: Type.Optional(
+    Type.Union([Type.Literal('Required'), Type.Literal('Optional')], {
+      description: 'Required (the default) waits until the reference resolves; Optional proceeds without it.',
+    }),
+  ),
+  resolve: Type.Optional(
+    Type.Union([Type.Literal('Always'), Type.Literal('IfNotPresent')], {
+      description:
+        'Always (the default, as seed 000 says: the reference wins over the raw value) resolves on every pass; IfNotPresent resolves only while the field is empty.',
+    }),
+  ),
+});
+export type ReferencePolicy = Static<typeof ReferencePolicy>;
+
+export const LABEL_LIMITS = { maxEntries: 64, maxKeyLength: 317, maxValueLength: 63 };
+
+const Reference = (description: string) =>
+  Doc(description, {
+    name: DocString('Name of the referenced object, in this object\u2019s namespace.', { minLength: 1, maxLength: 253 }),
+    policy: Type.Optional(ReferencePolicy),
+  });
+
+const Selector = (description: string) =>
+  Doc(description, {
+    matchLabels: Type.Optional(
+      Type.Record(Type.String(), Type.String({ maxLength: LABEL_LIMITS.maxValueLength }), {
+        description: 'Selects objects that carry all of these labels.',
+        maxProperties: LABEL_LIMITS.maxEntries,
+      }),
+    ),
+    matchControllerRef: Type.Optional(
+      Type.Boolean({ description: 'Selects only objects with the same controller reference as this object.' }),
+    ),
+    policy: Type.Optional(ReferencePolicy),
+  });
+
+export interface TypedReference {
+  name: string;
+  policy?: ReferencePolicy;
+}
+export interface ReferenceSelector {
+  matchLabels?: Record<string, string>;
+  matchControllerRef?: boolean;
+  policy?: ReferencePolicy;
+}
+
+/** forProvider plus the `…Ref(s)` and `…Selector` fields of every declared reference. */
+export function withReferenceFields(forProvider: TObject, declarations: readonly ReferenceDeclaration[] = []): TObject {
+  if (declarations.length === 0) return forProvider;
+  const extra: TProperties = {};
+  for (const d of declarations) {
+    const target = d.to.kind;
+    extra[refFieldOf(d)] = d.list
+      ? Type.Optional(
+          Type.Array(Reference(`A reference to a ${target}.`), {
+            description: `References to ${target}s whose ${describeSource(d)} fill ${d.field}; they win over ${d.field}.`,
+            maxItems: 64,
+          }),
+        )
+      : Type.Optional(Reference(`A reference to the ${target} whose ${describeSource(d)} fills ${d.field}; it wins over ${d.field}.`));
+    extra[selectorFieldOf(d)] = Type.Optional(
+      Selector(
+        d.list
+          ? `Selects ${target}s in this namespace to fill ${refFieldOf(d)}; used while ${refFieldOf(d)} is empty.`
+          : `Selects exactly one ${target} in this namespace to fill ${refFieldOf(d)}; used while ${refFieldOf(d)} is empty. Zero matches waits; two or more is an error.`,
+      ),
+    );
+  }
+  const properties: TProperties = { ...forProvider.properties, ...extra };
+  const rules: CelRule[] = [];
+  for (const d of declarations) {
+    const field = properties[d.field];
+    if (!field || !isImmutable(field)) continue;
+    // An immutable id that a reference fills: the resolver must be able to overwrite a raw id
+    // the user also gave (seed 000: the reference wins), so the rule moves up to forProvider,
+    // where it can see the reference; the reference itself becomes immutable, so the id can
+    // only ever change to what that one reference names.
+    properties[d.field] = withoutImmutability(field);
+    properties[refFieldOf(d)] = withRules(properties[refFieldOf(d)]!, {
+      rule: 'self == oldSelf',
+      message: `${refFieldOf(d)} is immutable, as ${d.field} is`,
+    });
+    const ref = refFieldOf(d);
+    const selector = selectorFieldOf(d);
+    rules.push({
+      rule: `!has(oldSelf.${d.field}) || !has(self.${d.field}) || self.${d.field} == oldSelf.${d.field} || has(self.${ref}) || has(self.${selector})`,
+      message: `${d.field} is immutable; only ${ref} or ${selector} may fill it in`,
+    });
+  }
+  const options = withoutProperties(forProvider);
+  const existing = (options['x-kubernetes-validations'] as CelRule[] | undefined) ?? [];
+  if (rules.length > 0) options['x-kubernetes-validations'] = [...existing, ...rules];
+  return Type.Object(properties, options);
+}
+
+const IMMUTABLE_RULE = 'self == oldSelf';
+const isImmutable = (schema: TSchema) => rulesOf(schema).some((r) => r.rule === IMMUTABLE_RULE);
+const rulesOf = (schema: TSchema) => (schema['x-kubernetes-validations'] as CelRule[] | undefined) ?? [];
+
+function withoutImmutability<T extends TSchema>(schema: T): T {
+  const rules = rulesOf(schema).filter((r) => r.rule !== IMMUTABLE_RULE);
+  const { 'x-kubernetes-validations': _v, ...rest } = schema as Record<string, unknown>;
+  return (rules.length > 0 ? { ...rest, 'x-kubernetes-validations': rules } : rest) as T;
+}
+
+const describeSource = (d: ReferenceDeclaration) => (d.fromFieldPath ? `field ${d.fromFieldPath}` : 'ID (its external name)');
+
+function withoutProperties(schema: TObject): Record<string, unknown> {
+  const { properties: _p, required: _r, type: _t, ...options } = schema as unknown as Record<string, unknown>;
+  return options;
+}
+
+const ObjectCoordinates = {
+  apiVersion: DocString('API version of the referenced object, such as ec2.aws.chronoplane.io/v1alpha1 or v1.', { minLength: 1 }),
+  kind: DocString('Kind of the referenced object.', { minLength: 1 }),
+  name: DocString('Name of the referenced object.', { minLength: 1 }),
+  namespace: Type.Optional(DocString('Namespace of the referenced object; defaults to this object\u2019s namespace.')),
+};
+
+const FieldPath = (description: string) => DocString(description, { minLength: 1, maxLength: 512 });
+
+export const GenericReference = withRules(
+  Doc('A dependency on another object, and optionally a value to copy from it.', {
+    fromObject: Type.Optional(
+      Doc('Seed 002\u2019s form: copy fieldPath of this object to toFieldPath (counted from this object\u2019s root). Blocking.', {
+        ...ObjectCoordinates,
+        fieldPath: FieldPath('The field to read, such as status.atProvider.vpcId or data.region.'),
+      }),
+    ),
+    patchesFrom: Type.Optional(
+      Doc('provider-kubernetes\u2019 form: copy fieldPath of this object to toFieldPath, counted from spec.forProvider. Blocking.', {
+        ...ObjectCoordinates,
+        fieldPath: FieldPath('The field to read.'),
+      }),
+    ),
+    dependsOn: Type.Optional(
+      Doc('A non-blocking dependency: creation does not wait, but the object is not deleted while this one exists.', ObjectCoordinates),
+    ),
+    toFieldPath: Type.Optional(
+      FieldPath(
+        'Where the value goes. With fromObject it counts from this object\u2019s root (spec.forProvider.cidrBlock); with patchesFrom from spec.forProvider, and defaults to fieldPath.',
+      ),
+    ),
+  }),
+  {
+    rule: '(has(self.fromObject) ? 1 : 0) + (has(self.patchesFrom) ? 1 : 0) + (has(self.dependsOn) ? 1 : 0) == 1',
+    message: 'each reference has exactly one of fromObject, patchesFrom and dependsOn',
+  },
+  { rule: '!has(self.fromObject) || has(self.toFieldPath)', message: 'fromObject needs toFieldPath' },
+  { rule: '!has(self.dependsOn) || !has(self.toFieldPath)', message: 'dependsOn copies nothing, so it takes no toFieldPath' },
+);
+export type GenericReference = Static<typeof GenericReference>;
+
+export const GenericReferences = Type.Array(GenericReference, {
+  description: 'Generic references to other objects, resolved in order before anything is sent to the provider.',
+  maxItems: 32,
+});

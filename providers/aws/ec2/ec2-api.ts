@@ -1,0 +1,106 @@
+// What every EC2 kind's client needs around the SDK, written once: calls whose errors are
+// classified and say what was being done, "not found" as an answer rather than an error, the
+// uid-tag lookup that makes creates idempotent, and tag sync. Kinds only wire their own calls.
+import { CreateTagsCommand, DeleteTagsCommand, type EC2Client, type Filter } from '@aws-sdk/client-ec2';
+import { ClassifiedError } from '../../../runtime/errors';
+import type { Connector, ExternalClient } from '../../../runtime/external-client';
+import { ec2ClientFor } from '../ec2-client';
+import { toClassifiedAwsError } from '../errors';
+import { UID_TAG, mapToTags, tagChanges, tagsToMap, type Tag } from '../tags';
+
+export class Ec2Api {
+  constructor(
+    readonly sdk: EC2Client,
+    /** Where calls go, for messages only. */
+    private readonly where: { region: string; endpoint?: string },
+  ) {}
+
+  /** Runs one call; any error becomes a ClassifiedError whose message starts with `action`. */
+  async call<T>(action: string, send: (sdk: EC2Client) => Promise<T>): Promise<T> {
+    try {
+      return await send(this.sdk);
+    } catch (error) {
+      throw this.classify(action, error);
+    }
+  }
+
+  /** Like `call`, for reading one resource by id: EC2's NotFound answer becomes undefined. */
+  async find<T>(action: string, send: (sdk: EC2Client) => Promise<T | undefined>): Promise<T | undefined> {
+    try {
+      return await send(this.sdk);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw this.classify(action, error);
+    }
+  }
+
+  /** Like `call`, for deleting: a resource that is already gone is a success (returns false). */
+  async remove(action: string, send: (sdk: EC2Client) => Promise<unknown>): Promise<boolean> {
+    return (await this.find(action, async (sdk) => (await send(sdk), true))) ?? false;
+  }
+
+  /** Sets and removes tags so the resource carries exactly `desired` (AWS's own aws: tags aside). */
+  async syncTags(resourceId: string, desired: Record<string, string>, observed: readonly Tag[] | undefined): Promise<string[]> {
+    const changes = tagChanges(desired, tagsToMap(observed));
+    const done: string[] = [];
+    if (Object.keys(changes.set).length > 0) {
+      await this.call(`cannot tag ${resourceId}`, (sdk) =>
+        sdk.send(new CreateTagsCommand({ Resources: [resourceId], Tags: mapToTags(changes.set) })),
+      );
+      done.push(`set tags ${Object.keys(changes.set).join(', ')}`);
+    }
+    if (changes.remove.length > 0) {
+      await this.call(`cannot untag ${resourceId}`, (sdk) =>
+        sdk.send(new DeleteTagsCommand({ Resources: [resourceId], Tags: changes.remove.map((Key) => ({ Key })) })),
+      );
+      done.push(`removed tags ${changes.remove.join(', ')}`);
+    }
+    return done;
+  }
+
+  private classify(action: string, error: unknown): ClassifiedError {
+    if (isUnreadableAnswer(error)) {
+      // What an unknown region or a wrong endpoint looks like from the SDK: an HTML page or a
+      // DNS failure. Name the region and the endpoint, which is what the user has to fix.
+      const endpoint = this.where.endpoint ?? `the AWS endpoint for ${this.where.region}`;
+      return new ClassifiedError(
+        'Transient',
+        `${action}: cannot reach EC2 in region ${this.where.region} at ${endpoint}: ${shortMessage(error)}`,
+      );
+    }
+    return toClassifiedAwsError(action, error);
+  }
+}
+
+/** EC2's codes for "no such resource": InvalidVpcID.NotFound, InvalidGroup.NotFound, NatGatewayNotFound … */
+export function isNotFound(error: unknown): boolean {
+  const name = (error as { name?: string })?.name ?? '';
+  return name.endsWith('.NotFound') || name.endsWith('NotFound');
+}
+
+/** The filter that finds what an earlier, interrupted create made: CreateX applied this tag atomically. */
+export const uidFilter = (uid: string): Filter[] => [{ Name: `tag:${UID_TAG}`, Values: [uid] }];
+
+function isUnreadableAnswer(error: unknown): boolean {
+  const e = error as { name?: string; message?: string; code?: string; $metadata?: unknown };
+  const message = e?.message ?? '';
+  return (
+    /XML parse error|Deserialization error|Unexpected token|char '<'/i.test(message) ||
+    e?.code === 'ENOTFOUND' ||
+    e?.code === 'EAI_AGAIN' ||
+    /getaddrinfo ENOTFOUND/.test(message)
+  );
+}
+
+const shortMessage = (error: unknown) => ((error as Error)?.message ?? String(error)).split('\n')[0]!.slice(0, 200);
+
+/** The connector of an EC2 kind: an authenticated client for the region in forProvider. */
+export function ec2Connector<F extends { region: string }, A>(make: (api: Ec2Api) => ExternalClient<F, A>): Connector<F, A> {
+  return {
+    async connect(mr, context) {
+      const { region } = mr.spec.forProvider;
+      const { client, endpoint } = await ec2ClientFor(region, mr.spec.providerConfigRef?.name, context);
+      return make(new Ec2Api(client, { region, endpoint }));
+    },
+  };
+}

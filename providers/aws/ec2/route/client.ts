@@ -1,0 +1,161 @@
+// Wires EC2 SDK calls to the ExternalClient verbs for routes. Decisions live in convert.ts.
+// EC2 can neither tag a route nor give it an id, so a route is found by its table and
+// destination, and create is made idempotent by looking before it creates.
+import {
+  CreateRouteCommand,
+  DeleteRouteCommand,
+  DescribeRouteTablesCommand,
+  ReplaceRouteCommand,
+  type EC2Client,
+  type Route,
+  type RouteTable,
+} from '@aws-sdk/client-ec2';
+import { EXTERNAL_NAME } from '../../../../apis/annotations';
+import { ClassifiedError } from '../../../../runtime/errors';
+import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ManagedResource } from '../../../../runtime/managed-resource';
+import { ec2Connector, type Ec2Api } from '../ec2-api';
+import {
+  differences,
+  existingRouteConflict,
+  immutableDifferences,
+  lateInitialize,
+  parseRouteExternalName,
+  readinessOf,
+  routeExternalName,
+  routeFor,
+  targetInput,
+  targetOf,
+  toAtProvider,
+  type RouteId,
+  type TargetValue,
+} from './convert';
+import type { RouteObservation, RouteParameters } from './schema';
+
+type RouteResource = ManagedResource<RouteParameters, RouteObservation>;
+
+export const routeConnector = ec2Connector<RouteParameters, RouteObservation>((api) => new RouteExternalClient(api));
+
+export class RouteExternalClient implements ExternalClient<RouteParameters, RouteObservation> {
+  constructor(private readonly ec2: Ec2Api) {}
+
+  async observe(mr: RouteResource): Promise<ExternalObservation<RouteParameters, RouteObservation>> {
+    const id = recordedId(mr);
+    if (!id) return { resourceExists: false, resourceUpToDate: false };
+    const rt = await this.ec2.find(`cannot describe route table ${id.routeTableId}`, (sdk) => describeTable(sdk, id.routeTableId));
+    const route = rt && routeFor(rt, id.destinationCidrBlock);
+    if (!route) return { resourceExists: false, resourceUpToDate: false };
+    const diff = differences(mr.spec.forProvider, id, route);
+    return {
+      resourceExists: true,
+      resourceUpToDate: diff.length === 0,
+      readiness: readinessOf(route),
+      atProvider: toAtProvider(id, route),
+      lateInitialized: lateInitialize(mr.spec.forProvider, id),
+      diff: diff.join('; ') || undefined,
+    };
+  }
+
+  async create(mr: RouteResource) {
+    const p = mr.spec.forProvider;
+    if (!p.routeTableId)
+      throw new ClassifiedError('InvalidInput', 'routeTableId is required: set routeTableId, routeTableIdRef or routeTableIdSelector');
+    const target = targetOf(p);
+    if (!target) {
+      throw new ClassifiedError(
+        'InvalidInput',
+        'a target is required: set gatewayId (or gatewayIdRef or gatewayIdSelector), natGatewayId, instanceId, networkInterfaceId or vpcPeeringConnectionId',
+      );
+    }
+    const id: RouteId = { routeTableId: p.routeTableId, destinationCidrBlock: p.destinationCidrBlock };
+    // An earlier attempt may have made the route before its external name was recorded.
+    const earlier = await this.findRoute(id);
+    if (earlier) return this.adopt(id, target, earlier);
+
+    const outcome = await this.ec2.call(`cannot create route ${p.destinationCidrBlock} in route table ${id.routeTableId}`, async (sdk) => {
+      try {
+        await sdk.send(
+          new CreateRouteCommand({ RouteTableId: id.routeTableId, DestinationCidrBlock: id.destinationCidrBlock, ...targetInput(target) }),
+        );
+        return 'created';
+      } catch (error) {
+        // A concurrent or just-finished attempt won the race: look again rather than fail.
+        if ((error as { name?: string }).name === 'RouteAlreadyExists') return 'exists';
+        throw error;
+      }
+    });
+    if (outcome === 'exists') {
+      const raced = await this.findRoute(id);
+      if (!raced) {
+        throw new ClassifiedError(
+          'Transient',
+          `EC2 says route table ${id.routeTableId} has a route for ${id.destinationCidrBlock}, but does not list it yet`,
+        );
+      }
+      return this.adopt(id, target, raced);
+    }
+    return {
+      externalName: routeExternalName(id),
+      summary: `created route ${id.destinationCidrBlock} to ${target.field} ${target.value} in route table ${id.routeTableId} in ${p.region}`,
+    };
+  }
+
+  async update(mr: RouteResource): Promise<string> {
+    const id = recordedId(mr)!;
+    const fixed = immutableDifferences(mr.spec.forProvider, id);
+    if (fixed.length > 0)
+      throw new ClassifiedError('InvalidInput', `route ${routeExternalName(id)} cannot change ${fixed.join('; ')}: set at creation only`);
+    const target = targetOf(mr.spec.forProvider);
+    if (!target) throw new ClassifiedError('InvalidInput', `route ${routeExternalName(id)} needs exactly one target`);
+    await this.ec2.call(`cannot replace route ${id.destinationCidrBlock} in route table ${id.routeTableId}`, (sdk) =>
+      sdk.send(
+        new ReplaceRouteCommand({ RouteTableId: id.routeTableId, DestinationCidrBlock: id.destinationCidrBlock, ...targetInput(target) }),
+      ),
+    );
+    return `pointed route ${id.destinationCidrBlock} in route table ${id.routeTableId} at ${target.field} ${target.value}`;
+  }
+
+  async delete(mr: RouteResource): Promise<string> {
+    const id = recordedId(mr);
+    if (!id) return 'no route was recorded; nothing to delete';
+    // A gone route (InvalidRoute.NotFound) and a gone table (InvalidRouteTableID.NotFound) are both success.
+    const deleted = await this.ec2.remove(`cannot delete route ${id.destinationCidrBlock} from route table ${id.routeTableId}`, (sdk) =>
+      sdk.send(new DeleteRouteCommand({ RouteTableId: id.routeTableId, DestinationCidrBlock: id.destinationCidrBlock })),
+    );
+    return deleted
+      ? `deleted route ${id.destinationCidrBlock} from route table ${id.routeTableId}`
+      : `route ${id.destinationCidrBlock} in route table ${id.routeTableId} was already gone`;
+  }
+
+  private adopt(id: RouteId, target: TargetValue, route: Route) {
+    const conflict = existingRouteConflict(id, target, route);
+    if (conflict) throw new ClassifiedError('InvalidInput', conflict);
+    return {
+      externalName: routeExternalName(id),
+      summary: `found route ${id.destinationCidrBlock} to ${target.field} ${target.value} already in route table ${id.routeTableId}`,
+    };
+  }
+
+  /** The table must exist to create a route in it, so a missing table is an error here. */
+  private async findRoute(id: RouteId): Promise<Route | undefined> {
+    const rt = await this.ec2.call(`cannot describe route table ${id.routeTableId}`, (sdk) => describeTable(sdk, id.routeTableId));
+    return rt && routeFor(rt, id.destinationCidrBlock);
+  }
+}
+
+async function describeTable(sdk: EC2Client, routeTableId: string): Promise<RouteTable | undefined> {
+  return (await sdk.send(new DescribeRouteTablesCommand({ RouteTableIds: [routeTableId] }))).RouteTables?.[0];
+}
+
+/** The route's identity from its external name; a malformed name is the user's to fix. */
+function recordedId(mr: RouteResource): RouteId | undefined {
+  const name = mr.metadata.annotations?.[EXTERNAL_NAME];
+  if (!name) return undefined;
+  const id = parseRouteExternalName(name);
+  if (!id)
+    throw new ClassifiedError(
+      'InvalidInput',
+      `external name ${name} is not <routeTableId>_<destinationCidrBlock>, such as rtb-0abc_0.0.0.0/0`,
+    );
+  return id;
+}

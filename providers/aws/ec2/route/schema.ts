@@ -1,0 +1,84 @@
+// The Route API: forProvider mirrors EC2's CreateRoute and ReplaceRoute inputs, atProvider the
+// route as DescribeRouteTables lists it, with EC2's field names in camelCase (seed 001). EC2
+// gives routes no id: a route is its table plus its destination, which is also its external name.
+import { Type, type Static } from '@sinclair/typebox';
+import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
+import type { KindApi } from '../../../../runtime/managed-kind';
+import { ImmutableId, Region } from '../fields';
+
+export const routeApi: KindApi = {
+  group: 'ec2.aws.chronoplane.io',
+  version: 'v1alpha1',
+  kind: 'Route',
+  plural: 'routes',
+  singular: 'route',
+  shortNames: ['ec2route'],
+  categories: ['managed', 'aws'],
+  description: 'A route in an AWS EC2 route table, provisioned and kept in sync by Chronoplane.',
+};
+
+/** The fields that name where a route sends traffic; a route has exactly one. */
+export const ROUTE_TARGETS = ['gatewayId', 'natGatewayId', 'instanceId', 'networkInterfaceId', 'vpcPeeringConnectionId'] as const;
+export type RouteTarget = (typeof ROUTE_TARGETS)[number];
+
+const Target = (description: string) => Type.Optional(DocString(`${description} Exactly one target may be set; it can be changed.`));
+
+// gatewayId may come from gatewayIdRef or gatewayIdSelector (declared in index.ts), so the
+// rule counts those as gatewayId. The other targets gain references in later kinds.
+const exactlyOneTarget =
+  '(has(self.gatewayId) || has(self.gatewayIdRef) || has(self.gatewayIdSelector) ? 1 : 0)' +
+  ROUTE_TARGETS.filter((t) => t !== 'gatewayId')
+    .map((t) => ` + (has(self.${t}) ? 1 : 0)`)
+    .join('') +
+  ' == 1';
+
+export const RouteParameters = withRules(
+  Doc('The desired state of the route, in EC2\u2019s terms.', {
+    region: Region('route'),
+    routeTableId: ImmutableId(
+      'routeTableId',
+      'The ID of the route table the route belongs to. Set at creation; or use routeTableIdRef or routeTableIdSelector.',
+    ),
+    destinationCidrBlock: withRules(
+      immutable(
+        DocString('The IPv4 range the route matches, in canonical CIDR notation such as 0.0.0.0/0. Set at creation.'),
+        'destinationCidrBlock',
+      ),
+      {
+        rule: 'isCIDR(self) && cidr(self).ip().family() == 4 && cidr(self) == cidr(self).masked()',
+        message: 'destinationCidrBlock must be an IPv4 network in CIDR notation with no host bits set, such as 10.1.0.0/16',
+      },
+    ),
+    gatewayId: Target('An internet gateway or virtual private gateway to send traffic to; or use gatewayIdRef or gatewayIdSelector.'),
+    natGatewayId: Target('A NAT gateway to send traffic to.'),
+    instanceId: Target('A NAT instance to send traffic to (its primary network interface).'),
+    networkInterfaceId: Target('A network interface to send traffic to.'),
+    vpcPeeringConnectionId: Target('A VPC peering connection to send traffic to.'),
+  }),
+  {
+    rule: 'has(self.routeTableId) || has(self.routeTableIdRef) || has(self.routeTableIdSelector)',
+    message: 'one of routeTableId, routeTableIdRef or routeTableIdSelector is required',
+  },
+  {
+    rule: exactlyOneTarget,
+    message:
+      'set exactly one target: gatewayId (or gatewayIdRef or gatewayIdSelector), natGatewayId, instanceId, networkInterfaceId or vpcPeeringConnectionId',
+  },
+);
+export type RouteParameters = Static<typeof RouteParameters>;
+
+export const RouteObservation = Doc('The route as EC2 last reported it.', {
+  routeTableId: Type.Optional(DocString('The ID of the route table.')),
+  destinationCidrBlock: Type.Optional(DocString('The IPv4 range the route matches.')),
+  gatewayId: Type.Optional(DocString('The gateway the route targets.')),
+  natGatewayId: Type.Optional(DocString('The NAT gateway the route targets.')),
+  instanceId: Type.Optional(DocString('The instance the route targets.')),
+  instanceOwnerId: Type.Optional(DocString('The AWS account that owns the instance the route targets.')),
+  networkInterfaceId: Type.Optional(DocString('The network interface the route targets.')),
+  vpcPeeringConnectionId: Type.Optional(DocString('The VPC peering connection the route targets.')),
+  transitGatewayId: Type.Optional(DocString('The transit gateway the route targets.')),
+  egressOnlyInternetGatewayId: Type.Optional(DocString('The egress-only internet gateway the route targets.')),
+  state: Type.Optional(DocString('active, or blackhole when the target is gone (for example a deleted NAT gateway).')),
+  origin: Type.Optional(DocString('How the route was made: CreateRoute for routes made by this object.')),
+});
+export type RouteObservation = Static<typeof RouteObservation>;

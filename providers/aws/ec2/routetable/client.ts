@@ -1,0 +1,93 @@
+// Wires EC2 SDK calls to the ExternalClient verbs for route tables. Decisions live in convert.ts.
+import { CreateRouteTableCommand, DeleteRouteTableCommand, DescribeRouteTablesCommand, type RouteTable } from '@aws-sdk/client-ec2';
+import { EXTERNAL_NAME } from '../../../../apis/annotations';
+import { ClassifiedError } from '../../../../runtime/errors';
+import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ManagedResource } from '../../../../runtime/managed-resource';
+import { desiredTags, mapToTags } from '../../tags';
+import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
+import { differences, immutableDifferences, lateInitialize, readinessOf, toAtProvider } from './convert';
+import { routeTableApi, type RouteTableObservation, type RouteTableParameters } from './schema';
+
+type RouteTableResource = ManagedResource<RouteTableParameters, RouteTableObservation>;
+
+export const routeTableConnector = ec2Connector<RouteTableParameters, RouteTableObservation>((api) => new RouteTableExternalClient(api));
+
+export class RouteTableExternalClient implements ExternalClient<RouteTableParameters, RouteTableObservation> {
+  constructor(private readonly ec2: Ec2Api) {}
+
+  async observe(mr: RouteTableResource): Promise<ExternalObservation<RouteTableParameters, RouteTableObservation>> {
+    const routeTableId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    if (!routeTableId) return { resourceExists: false, resourceUpToDate: false };
+    const rt = await this.describe(routeTableId);
+    if (!rt) return { resourceExists: false, resourceUpToDate: false };
+    const diff = differences(mr.spec.forProvider, rt, desiredTags(routeTableApi, mr));
+    return {
+      resourceExists: true,
+      resourceUpToDate: diff.length === 0,
+      readiness: readinessOf(rt),
+      atProvider: toAtProvider(rt),
+      lateInitialized: lateInitialize(mr.spec.forProvider, rt),
+      diff: diff.join('; ') || undefined,
+    };
+  }
+
+  async create(mr: RouteTableResource) {
+    // CreateRouteTable applies the uid tag atomically, so an interrupted earlier attempt is
+    // found by it; this is what keeps a retried create from making a twin.
+    const earlier = await this.findByUid(mr.metadata.uid);
+    if (earlier?.RouteTableId) {
+      return { externalName: earlier.RouteTableId, summary: `found route table ${earlier.RouteTableId} made by an earlier attempt` };
+    }
+    const { vpcId, region } = mr.spec.forProvider;
+    if (!vpcId) throw new ClassifiedError('InvalidInput', 'vpcId is required: set vpcId, vpcIdRef or vpcIdSelector');
+    const created = await this.ec2.call(`cannot create route table in VPC ${vpcId}`, (sdk) =>
+      sdk.send(
+        new CreateRouteTableCommand({
+          VpcId: vpcId,
+          TagSpecifications: [{ ResourceType: 'route-table', Tags: mapToTags(desiredTags(routeTableApi, mr)) }],
+        }),
+      ),
+    );
+    const routeTableId = created.RouteTable!.RouteTableId!;
+    return { externalName: routeTableId, summary: `created route table ${routeTableId} in VPC ${vpcId} in ${region}` };
+  }
+
+  async update(mr: RouteTableResource): Promise<string> {
+    const routeTableId = mr.metadata.annotations![EXTERNAL_NAME]!;
+    const rt = await this.describe(routeTableId);
+    if (!rt) return `route table ${routeTableId} is gone; nothing to update`;
+    const fixed = immutableDifferences(mr.spec.forProvider, rt);
+    if (fixed.length > 0) {
+      throw new ClassifiedError(
+        'InvalidInput',
+        `route table ${routeTableId} cannot change ${fixed.join('; ')}: it is set at creation only`,
+      );
+    }
+    const done = await this.ec2.syncTags(routeTableId, desiredTags(routeTableApi, mr), rt.Tags);
+    return `updated route table ${routeTableId}: ${done.join('; ') || 'already up to date'}`;
+  }
+
+  async delete(mr: RouteTableResource): Promise<string> {
+    const routeTableId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    if (!routeTableId) return 'no route table was recorded; nothing to delete';
+    const deleted = await this.ec2.remove(`cannot delete route table ${routeTableId}`, (sdk) =>
+      sdk.send(new DeleteRouteTableCommand({ RouteTableId: routeTableId })),
+    );
+    return deleted ? `deleted route table ${routeTableId}` : `route table ${routeTableId} was already gone`;
+  }
+
+  private describe(routeTableId: string): Promise<RouteTable | undefined> {
+    return this.ec2.find(
+      `cannot describe route table ${routeTableId}`,
+      async (sdk) => (await sdk.send(new DescribeRouteTablesCommand({ RouteTableIds: [routeTableId] }))).RouteTables?.[0],
+    );
+  }
+
+  private async findByUid(uid: string): Promise<RouteTable | undefined> {
+    const found = await this.ec2.call('cannot look for an earlier route table', (sdk) =>
+      sdk.send(new DescribeRouteTablesCommand({ Filters: uidFilter(uid) })),
+    );
+    return found.RouteTables?.[0];
+  }
+}

@@ -1,0 +1,157 @@
+// Wires EC2 SDK calls to the ExternalClient verbs for route table associations. Decisions live
+// in convert.ts. EC2 cannot tag an association, so create finds an earlier attempt's by what it
+// associates before it associates anything.
+import {
+  AssociateRouteTableCommand,
+  DescribeRouteTablesCommand,
+  DisassociateRouteTableCommand,
+  type DescribeRouteTablesCommandInput,
+  type RouteTableAssociation,
+} from '@aws-sdk/client-ec2';
+import { EXTERNAL_NAME } from '../../../../apis/annotations';
+import { ClassifiedError } from '../../../../runtime/errors';
+import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ManagedResource } from '../../../../runtime/managed-resource';
+import { ec2Connector, type Ec2Api } from '../ec2-api';
+import {
+  associationById,
+  associationOfTarget,
+  differences,
+  existingAssociationConflict,
+  lateInitialize,
+  readinessOf,
+  targetInput,
+  targetOf,
+  toAtProvider,
+  type AssociationTarget,
+} from './convert';
+import type { RouteTableAssociationObservation, RouteTableAssociationParameters } from './schema';
+
+type P = RouteTableAssociationParameters;
+type A = RouteTableAssociationObservation;
+type AssociationResource = ManagedResource<P, A>;
+
+export const routeTableAssociationConnector = ec2Connector<P, A>((api) => new RouteTableAssociationExternalClient(api));
+
+export class RouteTableAssociationExternalClient implements ExternalClient<P, A> {
+  constructor(private readonly ec2: Ec2Api) {}
+
+  async observe(mr: AssociationResource): Promise<ExternalObservation<P, A>> {
+    const associationId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    if (!associationId) return { resourceExists: false, resourceUpToDate: false };
+    const association = await this.describe(associationId);
+    if (!association) return { resourceExists: false, resourceUpToDate: false };
+    const diff = differences(mr.spec.forProvider, association);
+    return {
+      resourceExists: true,
+      resourceUpToDate: diff.length === 0,
+      readiness: readinessOf(association),
+      atProvider: toAtProvider(association),
+      lateInitialized: lateInitialize(mr.spec.forProvider, association),
+      diff: diff.join('; ') || undefined,
+    };
+  }
+
+  async create(mr: AssociationResource) {
+    const p = mr.spec.forProvider;
+    if (!p.routeTableId)
+      throw new ClassifiedError('InvalidInput', 'routeTableId is required: set routeTableId, routeTableIdRef or routeTableIdSelector');
+    const target = targetOf(p);
+    if (!target)
+      throw new ClassifiedError('InvalidInput', 'subnetId is required: set subnetId, subnetIdRef or subnetIdSelector, or gatewayId');
+
+    // An earlier attempt may have associated the table before its external name was recorded.
+    const earlier = await this.findByTarget(target, p.routeTableId, 'before');
+    if (earlier) return adopt(p.routeTableId, target, earlier);
+
+    const associationId = await this.ec2.call(
+      `cannot associate route table ${p.routeTableId} with ${target.field} ${target.value}`,
+      async (sdk) => {
+        try {
+          return (await sdk.send(new AssociateRouteTableCommand({ RouteTableId: p.routeTableId, ...targetInput(target) }))).AssociationId!;
+        } catch (error) {
+          // Real EC2's answer when the subnet or gateway already has a table: find out which.
+          if ((error as { name?: string }).name === 'Resource.AlreadyAssociated') return undefined;
+          throw error;
+        }
+      },
+    );
+    if (associationId) {
+      return {
+        externalName: associationId,
+        summary: `associated route table ${p.routeTableId} with ${target.field} ${target.value} (${associationId}) in ${p.region}`,
+      };
+    }
+    const existing = await this.findByTarget(target, p.routeTableId, 'after-conflict');
+    if (!existing) {
+      throw new ClassifiedError(
+        'Transient',
+        `EC2 says ${target.field} ${target.value} is already associated, but does not list the association yet`,
+      );
+    }
+    return adopt(p.routeTableId, target, existing);
+  }
+
+  async update(mr: AssociationResource): Promise<string> {
+    const associationId = mr.metadata.annotations![EXTERNAL_NAME]!;
+    const association = await this.describe(associationId);
+    if (!association) return `association ${associationId} is gone; nothing to update`;
+    const diff = differences(mr.spec.forProvider, association);
+    if (diff.length > 0) {
+      throw new ClassifiedError(
+        'InvalidInput',
+        `association ${associationId} cannot change ${diff.join('; ')}: make a new RouteTableAssociation instead`,
+      );
+    }
+    return `association ${associationId} is already up to date`;
+  }
+
+  async delete(mr: AssociationResource): Promise<string> {
+    const associationId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    if (!associationId) return 'no association was recorded; nothing to delete';
+    const deleted = await this.ec2.remove(`cannot disassociate ${associationId}`, (sdk) =>
+      sdk.send(new DisassociateRouteTableCommand({ AssociationId: associationId })),
+    );
+    return deleted ? `disassociated ${associationId}` : `association ${associationId} was already gone`;
+  }
+
+  private async describe(associationId: string): Promise<RouteTableAssociation | undefined> {
+    const tables = await this.describeTables(`cannot describe association ${associationId}`, {
+      Filters: [{ Name: 'association.route-table-association-id', Values: [associationId] }],
+    });
+    return associationById(tables, associationId);
+  }
+
+  /**
+   * A subnet's association is found in any table with the association.subnet-id filter; moto
+   * (5.2.5) quietly answers AssociateRouteTable with a subnet's association to another table,
+   * so this look before associating is also what catches that conflict there. moto lacks the
+   * association.gateway-id filter, so a gateway is looked for in its own table first, and
+   * across tables only after real EC2 said Resource.AlreadyAssociated.
+   */
+  private async findByTarget(target: AssociationTarget, routeTableId: string, when: 'before' | 'after-conflict') {
+    const input: DescribeRouteTablesCommandInput =
+      target.field === 'subnetId'
+        ? { Filters: [{ Name: 'association.subnet-id', Values: [target.value] }] }
+        : when === 'before'
+          ? { RouteTableIds: [routeTableId] }
+          : { Filters: [{ Name: 'association.gateway-id', Values: [target.value] }] };
+    const tables = await this.describeTables(`cannot look for an association of ${target.field} ${target.value}`, input);
+    return associationOfTarget(tables, target);
+  }
+
+  private async describeTables(action: string, input: DescribeRouteTablesCommandInput) {
+    const found = await this.ec2.call(action, (sdk) => sdk.send(new DescribeRouteTablesCommand(input)));
+    return found.RouteTables ?? [];
+  }
+}
+
+function adopt(routeTableId: string, target: AssociationTarget, found: RouteTableAssociation) {
+  const conflict = existingAssociationConflict(routeTableId, target, found);
+  if (conflict) throw new ClassifiedError('InvalidInput', conflict);
+  const associationId = found.RouteTableAssociationId!;
+  return {
+    externalName: associationId,
+    summary: `found association ${associationId} of route table ${routeTableId} with ${target.field} ${target.value}`,
+  };
+}

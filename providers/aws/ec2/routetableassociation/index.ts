@@ -1,0 +1,19 @@
+// The RouteTableAssociation kind as the registry sees it: API, schemas, connector, polling, references.
+import { lazyConnector, type ManagedKind } from '../../../../runtime/managed-kind';
+import { routeTableApi } from '../routetable/schema';
+import { subnetApi } from '../subnet/schema';
+import { RouteTableAssociationObservation, RouteTableAssociationParameters, routeTableAssociationApi } from './schema';
+
+export const routeTableAssociationKind: ManagedKind<RouteTableAssociationParameters, RouteTableAssociationObservation> = {
+  api: routeTableAssociationApi,
+  forProvider: RouteTableAssociationParameters,
+  atProvider: RouteTableAssociationObservation,
+  connector: lazyConnector(async () => (await import('./client')).routeTableAssociationConnector),
+  // An association settles within seconds of AssociateRouteTable; afterwards only an
+  // out-of-band disassociation or replacement changes it.
+  poll: { steadySeconds: 60, pendingSeconds: 5 },
+  references: [
+    { field: 'routeTableId', to: routeTableApi },
+    { field: 'subnetId', to: subnetApi },
+  ],
+};

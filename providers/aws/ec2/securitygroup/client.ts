@@ -1,0 +1,137 @@
+// Wires EC2 SDK calls to the ExternalClient verbs for security groups. Decisions live in convert.ts.
+import {
+  CreateSecurityGroupCommand,
+  DeleteSecurityGroupCommand,
+  DescribeSecurityGroupRulesCommand,
+  DescribeSecurityGroupsCommand,
+  RevokeSecurityGroupEgressCommand,
+  type Filter,
+  type SecurityGroup,
+} from '@aws-sdk/client-ec2';
+import { EXTERNAL_NAME } from '../../../../apis/annotations';
+import { ClassifiedError } from '../../../../runtime/errors';
+import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ManagedResource } from '../../../../runtime/managed-resource';
+import { desiredTags, mapToTags } from '../../tags';
+import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
+import { carriesUid, defaultEgressRuleIds, differences, groupNameFor, lateInitialize, readinessOf, toAtProvider } from './convert';
+import { securityGroupApi, type SecurityGroupObservation, type SecurityGroupParameters } from './schema';
+
+type SecurityGroupResource = ManagedResource<SecurityGroupParameters, SecurityGroupObservation>;
+
+export const securityGroupConnector = ec2Connector<SecurityGroupParameters, SecurityGroupObservation>(
+  (api) => new SecurityGroupExternalClient(api),
+);
+
+export class SecurityGroupExternalClient implements ExternalClient<SecurityGroupParameters, SecurityGroupObservation> {
+  constructor(private readonly ec2: Ec2Api) {}
+
+  async observe(mr: SecurityGroupResource): Promise<ExternalObservation<SecurityGroupParameters, SecurityGroupObservation>> {
+    const groupId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    if (!groupId) return { resourceExists: false, resourceUpToDate: false };
+    const group = await this.describe(groupId);
+    if (!group) return { resourceExists: false, resourceUpToDate: false };
+    const diff = differences(group, desiredTags(securityGroupApi, mr));
+    return {
+      resourceExists: true,
+      resourceUpToDate: diff.length === 0,
+      readiness: readinessOf(group),
+      atProvider: toAtProvider(group),
+      lateInitialized: lateInitialize(mr.spec.forProvider, group),
+      diff: diff.join('; ') || undefined,
+    };
+  }
+
+  async create(mr: SecurityGroupResource) {
+    const p = mr.spec.forProvider;
+    // No client token either: an interrupted earlier attempt is found by the uid tag that
+    // CreateSecurityGroup applies atomically. Its default egress may still need revoking.
+    const earlier = (await this.find('cannot look for an earlier security group', uidFilter(mr.metadata.uid)))[0];
+    if (earlier?.GroupId) {
+      const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgress(earlier.GroupId) : '';
+      return { externalName: earlier.GroupId, summary: `found security group ${earlier.GroupId} made by an earlier attempt${revoked}` };
+    }
+    const groupName = groupNameFor(p, mr.metadata.name);
+    const where = p.vpcId ? `VPC ${p.vpcId}` : 'the default VPC';
+    const created = await this.ec2.call(`cannot create security group ${groupName} in ${where}`, async (sdk) => {
+      try {
+        return await sdk.send(
+          new CreateSecurityGroupCommand({
+            GroupName: groupName,
+            Description: p.description,
+            VpcId: p.vpcId,
+            TagSpecifications: [{ ResourceType: 'security-group', Tags: mapToTags(desiredTags(securityGroupApi, mr)) }],
+          }),
+        );
+      } catch (error) {
+        if ((error as { name?: string }).name === 'InvalidGroup.Duplicate') return undefined;
+        throw error;
+      }
+    });
+    const groupId = created?.GroupId ?? (await this.adoptNamesake(mr, groupName, where));
+    const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgress(groupId) : '';
+    const verb = created ? 'created' : 'found';
+    return { externalName: groupId, summary: `${verb} security group ${groupId} (${groupName}) in ${where}${revoked}` };
+  }
+
+  async update(mr: SecurityGroupResource): Promise<string> {
+    const groupId = mr.metadata.annotations![EXTERNAL_NAME]!;
+    const group = await this.describe(groupId);
+    if (!group) return `security group ${groupId} is gone; nothing to update`;
+    const done = await this.ec2.syncTags(groupId, desiredTags(securityGroupApi, mr), group.Tags);
+    return `updated security group ${groupId}: ${done.join('; ') || 'already up to date'}`;
+  }
+
+  async delete(mr: SecurityGroupResource): Promise<string> {
+    const groupId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    if (!groupId) return 'no security group was recorded; nothing to delete';
+    const deleted = await this.ec2.remove(`cannot delete security group ${groupId}`, (sdk) =>
+      sdk.send(new DeleteSecurityGroupCommand({ GroupId: groupId })),
+    );
+    return deleted ? `deleted security group ${groupId}` : `security group ${groupId} was already gone`;
+  }
+
+  private describe(groupId: string): Promise<SecurityGroup | undefined> {
+    return this.ec2.find(
+      `cannot describe security group ${groupId}`,
+      async (sdk) => (await sdk.send(new DescribeSecurityGroupsCommand({ GroupIds: [groupId] }))).SecurityGroups?.[0],
+    );
+  }
+
+  private async find(action: string, filters: Filter[]): Promise<SecurityGroup[]> {
+    const found = await this.ec2.call(action, (sdk) => sdk.send(new DescribeSecurityGroupsCommand({ Filters: filters })));
+    return found.SecurityGroups ?? [];
+  }
+
+  /**
+   * The name is taken in the VPC. It is ours only if it carries our uid tag (a concurrent
+   * attempt won the race); anyone else's group must not be adopted.
+   */
+  private async adoptNamesake(mr: SecurityGroupResource, groupName: string, where: string): Promise<string> {
+    const vpcId = mr.spec.forProvider.vpcId;
+    const namesakes = await this.find(`cannot look for security group ${groupName} in ${where}`, [
+      { Name: 'group-name', Values: [groupName] },
+      ...(vpcId ? [{ Name: 'vpc-id', Values: [vpcId] }] : []),
+    ]);
+    const ours = namesakes.find((g) => carriesUid(g.Tags, mr.metadata.uid));
+    if (ours?.GroupId) return ours.GroupId;
+    const theirs = namesakes[0]?.GroupId ? ` (${namesakes[0].GroupId})` : '';
+    throw new ClassifiedError(
+      'InvalidInput',
+      `cannot create security group ${groupName}: a security group of that name already exists in ${where}${theirs}; choose another groupName`,
+    );
+  }
+
+  /** Revokes EC2's allow-all egress rules by id; a retry finds none left, so this is idempotent. */
+  private async revokeDefaultEgress(groupId: string): Promise<string> {
+    const rules = await this.ec2.call(`cannot list the rules of security group ${groupId}`, (sdk) =>
+      sdk.send(new DescribeSecurityGroupRulesCommand({ Filters: [{ Name: 'group-id', Values: [groupId] }] })),
+    );
+    const ruleIds = defaultEgressRuleIds(rules.SecurityGroupRules ?? []);
+    if (ruleIds.length === 0) return '';
+    await this.ec2.call(`cannot revoke the default egress of security group ${groupId}`, (sdk) =>
+      sdk.send(new RevokeSecurityGroupEgressCommand({ GroupId: groupId, SecurityGroupRuleIds: ruleIds })),
+    );
+    return `; revoked default egress ${ruleIds.join(', ')}`;
+  }
+}

@@ -1,0 +1,15 @@
+// The SecurityGroup kind as the registry sees it: API, schemas, connector, poll rhythm and the
+// VPC reference.
+import { lazyConnector, type ManagedKind } from '../../../../runtime/managed-kind';
+import { vpcApi } from '../vpc/schema';
+import { SecurityGroupObservation, SecurityGroupParameters, securityGroupApi } from './schema';
+
+export const securityGroupKind: ManagedKind<SecurityGroupParameters, SecurityGroupObservation> = {
+  api: securityGroupApi,
+  forProvider: SecurityGroupParameters,
+  atProvider: SecurityGroupObservation,
+  connector: lazyConnector(async () => (await import('./client')).securityGroupConnector),
+  // Only tags can drift, so a minute is plenty; a group is usable as soon as it exists.
+  poll: { steadySeconds: 60, pendingSeconds: 5 },
+  references: [{ field: 'vpcId', to: vpcApi }],
+};

@@ -1,0 +1,18 @@
+// The SecurityGroupRule kind as the registry sees it: API, schemas, connector, poll rhythm, and
+// its two references (the group it belongs to, and the group it lets in or out).
+import { lazyConnector, type ManagedKind } from '../../../../runtime/managed-kind';
+import { securityGroupApi } from '../securitygroup/schema';
+import { SecurityGroupRuleObservation, SecurityGroupRuleParameters, securityGroupRuleApi } from './schema';
+
+export const securityGroupRuleKind: ManagedKind<SecurityGroupRuleParameters, SecurityGroupRuleObservation> = {
+  api: securityGroupRuleApi,
+  forProvider: SecurityGroupRuleParameters,
+  atProvider: SecurityGroupRuleObservation,
+  connector: lazyConnector(async () => (await import('./client')).securityGroupRuleConnector),
+  // Only the description and tags can drift, so a minute is plenty; a rule is in force as soon as it exists.
+  poll: { steadySeconds: 60, pendingSeconds: 5 },
+  references: [
+    { field: 'securityGroupId', to: securityGroupApi },
+    { field: 'referencedGroupId', to: securityGroupApi },
+  ],
+};

@@ -1,0 +1,120 @@
+// Wires EC2 SDK calls to the ExternalClient verbs for subnets. Decisions live in convert.ts.
+import {
+  CreateSubnetCommand,
+  DeleteSubnetCommand,
+  DescribeSubnetsCommand,
+  ModifySubnetAttributeCommand,
+  type Subnet,
+} from '@aws-sdk/client-ec2';
+import { EXTERNAL_NAME } from '../../../../apis/annotations';
+import { ClassifiedError } from '../../../../runtime/errors';
+import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ManagedResource } from '../../../../runtime/managed-resource';
+import { desiredTags, mapToTags } from '../../tags';
+import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
+import { differences, lateInitialize, readinessOf, toAtProvider } from './convert';
+import { subnetApi, type SubnetObservation, type SubnetParameters } from './schema';
+
+type SubnetResource = ManagedResource<SubnetParameters, SubnetObservation>;
+
+export const subnetConnector = ec2Connector<SubnetParameters, SubnetObservation>((api) => new SubnetExternalClient(api));
+
+export class SubnetExternalClient implements ExternalClient<SubnetParameters, SubnetObservation> {
+  constructor(private readonly ec2: Ec2Api) {}
+
+  async observe(mr: SubnetResource): Promise<ExternalObservation<SubnetParameters, SubnetObservation>> {
+    const subnetId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    if (!subnetId) return { resourceExists: false, resourceUpToDate: false };
+    const subnet = await this.describe(subnetId);
+    if (!subnet) return { resourceExists: false, resourceUpToDate: false };
+    const diff = differences(mr.spec.forProvider, subnet, desiredTags(subnetApi, mr));
+    return {
+      resourceExists: true,
+      resourceUpToDate: diff.length === 0,
+      readiness: readinessOf(subnet),
+      atProvider: toAtProvider(subnet),
+      lateInitialized: lateInitialize(mr.spec.forProvider, subnet),
+      diff: diff.join('; ') || undefined,
+    };
+  }
+
+  async create(mr: SubnetResource) {
+    // A subnet has no client token, so an interrupted earlier attempt is found by the uid tag
+    // that CreateSubnet applies atomically; this is what keeps a retried create from making a twin.
+    const earlier = await this.findByUid(mr.metadata.uid);
+    if (earlier?.SubnetId) {
+      return { externalName: earlier.SubnetId, summary: `found subnet ${earlier.SubnetId} made by an earlier attempt` };
+    }
+    const p = mr.spec.forProvider;
+    if (!p.vpcId) throw new ClassifiedError('InvalidInput', 'vpcId is required: set vpcId, vpcIdRef or vpcIdSelector');
+    const created = await this.ec2.call(`cannot create subnet ${p.cidrBlock} in VPC ${p.vpcId}`, (sdk) =>
+      sdk.send(
+        new CreateSubnetCommand({
+          VpcId: p.vpcId,
+          CidrBlock: p.cidrBlock,
+          AvailabilityZone: p.availabilityZone,
+          TagSpecifications: [{ ResourceType: 'subnet', Tags: mapToTags(desiredTags(subnetApi, mr)) }],
+        }),
+      ),
+    );
+    const subnet = created.Subnet!;
+    const subnetId = subnet.SubnetId!;
+    await this.applyAttributes(subnetId, p, subnet);
+    return {
+      externalName: subnetId,
+      summary: `created subnet ${subnetId} (${p.cidrBlock}) in VPC ${p.vpcId}, ${subnet.AvailabilityZone ?? p.region}`,
+    };
+  }
+
+  async update(mr: SubnetResource): Promise<string> {
+    const subnetId = mr.metadata.annotations![EXTERNAL_NAME]!;
+    const subnet = await this.describe(subnetId);
+    if (!subnet) return `subnet ${subnetId} is gone; nothing to update`;
+    const done = await this.applyAttributes(subnetId, mr.spec.forProvider, subnet);
+    done.push(...(await this.ec2.syncTags(subnetId, desiredTags(subnetApi, mr), subnet.Tags)));
+    return `updated subnet ${subnetId}: ${done.join('; ') || 'already up to date'}`;
+  }
+
+  async delete(mr: SubnetResource): Promise<string> {
+    const subnetId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    if (!subnetId) return 'no subnet was recorded; nothing to delete';
+    const deleted = await this.ec2.remove(`cannot delete subnet ${subnetId}`, (sdk) =>
+      sdk.send(new DeleteSubnetCommand({ SubnetId: subnetId })),
+    );
+    return deleted ? `deleted subnet ${subnetId}` : `subnet ${subnetId} was already gone`;
+  }
+
+  private async describe(subnetId: string): Promise<Subnet | undefined> {
+    return this.ec2.find(
+      `cannot describe subnet ${subnetId}`,
+      async (sdk) => (await sdk.send(new DescribeSubnetsCommand({ SubnetIds: [subnetId] }))).Subnets?.[0],
+    );
+  }
+
+  private async findByUid(uid: string): Promise<Subnet | undefined> {
+    const found = await this.ec2.call('cannot look for an earlier subnet', (sdk) =>
+      sdk.send(new DescribeSubnetsCommand({ Filters: uidFilter(uid) })),
+    );
+    return found.Subnets?.[0];
+  }
+
+  /** EC2 takes one attribute per ModifySubnetAttribute call. */
+  private async applyAttributes(subnetId: string, p: SubnetParameters, observed: Subnet): Promise<string[]> {
+    const done: string[] = [];
+    if (p.mapPublicIpOnLaunch !== undefined && p.mapPublicIpOnLaunch !== observed.MapPublicIpOnLaunch) {
+      await this.ec2.call(`cannot set mapPublicIpOnLaunch of subnet ${subnetId}`, (sdk) =>
+        sdk.send(new ModifySubnetAttributeCommand({ SubnetId: subnetId, MapPublicIpOnLaunch: { Value: p.mapPublicIpOnLaunch } })),
+      );
+      done.push(`mapPublicIpOnLaunch=${p.mapPublicIpOnLaunch}`);
+    }
+    if (p.assignIpv6AddressOnCreation !== undefined && p.assignIpv6AddressOnCreation !== observed.AssignIpv6AddressOnCreation) {
+      await this.ec2.call(`cannot set assignIpv6AddressOnCreation of subnet ${subnetId}`, (sdk) =>
+        sdk.send(
+          new ModifySubnetAttributeCommand({ SubnetId: subnetId, AssignIpv6AddressOnCreation: { Value: p.assignIpv6AddressOnCreation } }),
+        ),
+      );
+      done.push(`assignIpv6AddressOnCreation=${p.assignIpv6AddressOnCreation}`);
+    }
+    return done;
+  }
+}
