@@ -46,10 +46,22 @@ export class KubeAccess implements ConnectContext {
     );
   }
 
+  /**
+   * Replaces the status, guarded by the uid. The status subresource ignores metadata in a merge
+   * patch (the API server keeps the stored metadata), so a uid there would guard nothing; a JSON
+   * patch's `test` operation runs against the stored object and fails on a successor.
+   */
   async patchStatus(ref: ResourceRef, uid: string, status: Record<string, unknown>): Promise<ManagedResource> {
     return this.custom.patchNamespacedCustomObjectStatus(
-      { ...target(ref), body: withUidPrecondition({ status }, uid), fieldManager: FIELD_MANAGER },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      {
+        ...target(ref),
+        body: [
+          { op: 'test', path: '/metadata/uid', value: uid },
+          { op: 'add', path: '/status', value: status },
+        ],
+        fieldManager: FIELD_MANAGER,
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.JsonPatch),
     );
   }
 
@@ -132,9 +144,9 @@ function target(ref: ResourceRef) {
 }
 
 /**
- * A merge patch that carries metadata.uid makes the API server reject it (409 Conflict) when the
- * object was deleted and recreated under the same name, so a stale workflow never writes to
- * its successor.
+ * A merge patch that carries metadata.uid makes the API server reject it (422: metadata.uid is
+ * immutable) when the object was deleted and recreated under the same name, so a stale workflow
+ * never writes to its successor.
  */
 function withUidPrecondition(body: Record<string, unknown>, uid: string): Record<string, unknown> {
   const metadata = (body.metadata as Record<string, unknown> | undefined) ?? {};

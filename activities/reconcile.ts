@@ -1,7 +1,7 @@
 // The reconcile workflow's activities: every read and write of the managed resource and of the
 // external resource happens here. Each one re-reads the object, checks it is still the same
 // object (uid) and is safe to retry.
-import { log } from '@temporalio/activity';
+import { activityInfo, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { EXTERNAL_NAME, FINALIZER, PAUSED } from '../apis/annotations';
 import type { Condition } from '../apis/conditions';
@@ -16,7 +16,7 @@ import { usedByMarks } from '../runtime/references/used-by';
 import { ReferenceAccess } from './references';
 import { asActivity, classify } from './failures';
 import { toKubeEvent, type EventNote } from './events';
-import type { KubeAccess } from './kube';
+import { isStatus, type KubeAccess } from './kube';
 
 export interface WriteBack {
   lateInitialized?: Record<string, unknown>;
@@ -27,7 +27,10 @@ export interface WriteBack {
 export interface ReconcileActivityOptions {
   /** Overrides every kind's poll intervals (seconds); tests use short ones. */
   pollOverride?: { steadySeconds?: number; pendingSeconds?: number };
-  /** Fault injection for crash tests: exit the process right after the external create call. */
+  /**
+   * Fault injection for crash tests: exit the process right after a create attempt's external
+   * create call. Only first attempts exit: the retry is the recovery under test, and must finish.
+   */
   exitAfterExternalCreate?: boolean;
 }
 
@@ -58,13 +61,32 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
     };
   }
 
+  const objectGone = (ref: ResourceRef, uid: string) =>
+    ApplicationFailure.nonRetryable(`${ref.kind} ${ref.namespace}/${ref.name} (uid ${uid}) no longer exists`, OBJECT_GONE);
+
   /** The object as it is now, provided it is still the one this workflow reconciles. */
   async function current(ref: ResourceRef, uid: string): Promise<ManagedResource> {
     const mr = await kube.get(ref);
-    if (!mr || mr.metadata.uid !== uid) {
-      throw ApplicationFailure.nonRetryable(`${ref.kind} ${ref.namespace}/${ref.name} (uid ${uid}) no longer exists`, OBJECT_GONE);
-    }
+    if (!mr || mr.metadata.uid !== uid) throw objectGone(ref, uid);
     return mr;
+  }
+
+  /**
+   * Runs a uid-guarded write. When the API server refuses it, one read tells a successor under
+   * the same name (or no object at all) from a real error: the workflow must learn that its
+   * object is gone, not retry a write that can never apply. A local activity re-run after a
+   * failed workflow task carries its old input, so this is not a rare path.
+   */
+  async function writeToSameObject<T>(ref: ResourceRef, uid: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if ([404, 409, 422].some((code) => isStatus(error, code))) {
+        const now = await kube.get(ref);
+        if (!now || now.metadata.uid !== uid) throw objectGone(ref, uid);
+      }
+      throw error;
+    }
   }
 
   return {
@@ -161,11 +183,13 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
       return asActivity(async () => {
         const mr = await current(ref, uid);
         const created = await (await connect(ref, mr)).create(mr);
-        if (options.exitAfterExternalCreate) {
+        if (options.exitAfterExternalCreate && activityInfo().attempt === 1) {
           log.error('failpoint exit-after-external-create: exiting before the create is recorded');
           process.exit(137);
         }
-        await kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } });
+        await writeToSameObject(ref, uid, () =>
+          kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } }),
+        );
         return created;
       });
     },
@@ -193,12 +217,15 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         const resourceVersions: string[] = [];
         let status = outcome.status;
         if (outcome.lateInitialized) {
-          const patched = await kube.patch(ref, uid, { spec: { forProvider: outcome.lateInitialized } });
+          const patched = await writeToSameObject(ref, uid, () => kube.patch(ref, uid, { spec: { forProvider: outcome.lateInitialized } }));
           resourceVersions.push(patched.metadata.resourceVersion);
           // The late-initialized spec is the one this status describes.
           if (status) status = restampGeneration(status, patched.metadata.generation);
         }
-        if (status) resourceVersions.push((await kube.patchStatus(ref, uid, status)).metadata.resourceVersion);
+        if (status) {
+          const written = await writeToSameObject(ref, uid, () => kube.patchStatus(ref, uid, status));
+          resourceVersions.push(written.metadata.resourceVersion);
+        }
         const now = new Date();
         // Events are best-effort: losing one must not fail the pass or repeat the status write.
         await Promise.all(

@@ -4,7 +4,14 @@
 // `patchesFrom` and `dependsOn`).
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Doc, DocString, withRules, type CelRule } from './schema';
-import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from '../runtime/references/declaration';
+import {
+  alternativesOf,
+  describeAlternatives,
+  refFieldOf,
+  selectorFieldOf,
+  type ReferenceDeclaration,
+  type ReferenceNames,
+} from '../runtime/references/declaration';
 
 export const ReferencePolicy = Doc('How the reference is resolved.', {
   resolution: Type.Optional(
@@ -53,30 +60,31 @@ export interface ReferenceSelector {
   policy?: ReferencePolicy;
 }
 
-/** forProvider plus the `…Ref(s)` and `…Selector` fields of every declared reference. */
+/**
+ * CEL that holds when the field has a value or a reference the resolver will fill it from:
+ * `has(self.vpcId) || has(self.vpcIdRef) || has(self.vpcIdSelector)`. For forProvider-level
+ * rules, such as "exactly one of subnetId and gatewayId", that must count the generated fields.
+ */
+export function celHasValueOrReference(names: ReferenceNames): string {
+  return alternativesOf(names)
+    .map((field) => `has(self.${field})`)
+    .join(' || ');
+}
+
+/**
+ * forProvider plus the `…Ref(s)` and `…Selector` fields of every declared reference, and the
+ * forProvider-level rules those references need: a required reference, and an immutable id
+ * that a reference fills.
+ */
 export function withReferenceFields(forProvider: TObject, declarations: readonly ReferenceDeclaration[] = []): TObject {
   if (declarations.length === 0) return forProvider;
-  const extra: TProperties = {};
-  for (const d of declarations) {
-    const target = d.to.kind;
-    extra[refFieldOf(d)] = d.list
-      ? Type.Optional(
-          Type.Array(Reference(`A reference to a ${target}.`), {
-            description: `References to ${target}s whose ${describeSource(d)} fill ${d.field}; they win over ${d.field}.`,
-            maxItems: 64,
-          }),
-        )
-      : Type.Optional(Reference(`A reference to the ${target} whose ${describeSource(d)} fills ${d.field}; it wins over ${d.field}.`));
-    extra[selectorFieldOf(d)] = Type.Optional(
-      Selector(
-        d.list
-          ? `Selects ${target}s in this namespace to fill ${refFieldOf(d)}; used while ${refFieldOf(d)} is empty.`
-          : `Selects exactly one ${target} in this namespace to fill ${refFieldOf(d)}; used while ${refFieldOf(d)} is empty. Zero matches waits; two or more is an error.`,
-      ),
-    );
-  }
-  const properties: TProperties = { ...forProvider.properties, ...extra };
-  const rules: CelRule[] = [];
+  const properties: TProperties = { ...forProvider.properties };
+  for (const d of declarations) Object.assign(properties, referenceFields(d));
+  // Required references first, so the kind's own rules keep their place after them.
+  const requiredRules: CelRule[] = declarations
+    .filter((d) => d.required)
+    .map((d) => ({ rule: celHasValueOrReference(d), message: `one of ${describeAlternatives(d)} is required` }));
+  const immutabilityRules: CelRule[] = [];
   for (const d of declarations) {
     const field = properties[d.field];
     if (!field || !isImmutable(field)) continue;
@@ -84,22 +92,43 @@ export function withReferenceFields(forProvider: TObject, declarations: readonly
     // the user also gave (seed 000: the reference wins), so the rule moves up to forProvider,
     // where it can see the reference; the reference itself becomes immutable, so the id can
     // only ever change to what that one reference names.
-    properties[d.field] = withoutImmutability(field);
-    properties[refFieldOf(d)] = withRules(properties[refFieldOf(d)]!, {
-      rule: 'self == oldSelf',
-      message: `${refFieldOf(d)} is immutable, as ${d.field} is`,
-    });
     const ref = refFieldOf(d);
     const selector = selectorFieldOf(d);
-    rules.push({
+    properties[d.field] = withoutImmutability(field);
+    properties[ref] = withRules(properties[ref]!, { rule: IMMUTABLE_RULE, message: `${ref} is immutable, as ${d.field} is` });
+    immutabilityRules.push({
       rule: `!has(oldSelf.${d.field}) || !has(self.${d.field}) || self.${d.field} == oldSelf.${d.field} || has(self.${ref}) || has(self.${selector})`,
       message: `${d.field} is immutable; only ${ref} or ${selector} may fill it in`,
     });
   }
   const options = withoutProperties(forProvider);
   const existing = (options['x-kubernetes-validations'] as CelRule[] | undefined) ?? [];
-  if (rules.length > 0) options['x-kubernetes-validations'] = [...existing, ...rules];
+  const all = [...requiredRules, ...existing, ...immutabilityRules];
+  if (all.length > 0) options['x-kubernetes-validations'] = all;
   return Type.Object(properties, options);
+}
+
+/** The `…Ref(s)` and `…Selector` fields of one declaration. */
+function referenceFields(d: ReferenceDeclaration): TProperties {
+  const target = d.to.kind;
+  const ref = refFieldOf(d);
+  return {
+    [ref]: d.list
+      ? Type.Optional(
+          Type.Array(Reference(`A reference to a ${target}.`), {
+            description: `References to ${target}s whose ${describeSource(d)} fill ${d.field}; they win over ${d.field}.`,
+            maxItems: 64,
+          }),
+        )
+      : Type.Optional(Reference(`A reference to the ${target} whose ${describeSource(d)} fills ${d.field}; it wins over ${d.field}.`)),
+    [selectorFieldOf(d)]: Type.Optional(
+      Selector(
+        d.list
+          ? `Selects ${target}s in this namespace to fill ${ref}; used while ${ref} is empty.`
+          : `Selects exactly one ${target} in this namespace to fill ${ref}; used while ${ref} is empty. Zero matches waits; two or more is an error.`,
+      ),
+    ),
+  };
 }
 
 const IMMUTABLE_RULE = 'self == oldSelf';

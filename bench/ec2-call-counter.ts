@@ -72,9 +72,3 @@ export function summarizeEc2Calls(before: Ec2CallCount[], after: Ec2CallCount[],
   }
   return summary;
 }
-
-/** "CreateVpc 1, DescribeVpcs 12, …", most frequent first. */
-export function formatCounts(counts: Record<string, number>): string {
-  const entries = Object.entries(counts).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
-  return entries.length === 0 ? 'none' : entries.map(([name, count]) => `${name} ${count}`).join(', ');
-}

@@ -55,7 +55,28 @@ export function summarizeLatency(metricsText: string): { p50: number; p95: numbe
   return { p50: quantile('0.5'), p95: quantile('0.95'), p99: quantile('0.99'), count };
 }
 
-export function table(rows: [string, string][]): string {
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+/** Aligned columns; the last column of each row is left as it is. Rows may have any number of cells. */
+export function table(rows: string[][]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.slice(0, -1).forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** Seconds with two decimals, or a dash when there is no figure. */
+export function formatSeconds(seconds: number | undefined): string {
+  return seconds === undefined || Number.isNaN(seconds) ? '—' : `${seconds.toFixed(2)} s`;
+}
+
+/** "DescribeVpcs 12, CreateVpc 1, …": largest first (or smallest first); `unit` follows each figure. */
+export function formatCounts(counts: Record<string, number>, unit = '', order: 'descending' | 'ascending' = 'descending'): string {
+  const sign = order === 'descending' ? 1 : -1;
+  const entries = Object.entries(counts).sort(([a, x], [b, y]) => sign * (y - x) || a.localeCompare(b));
+  return entries.length === 0 ? 'none' : entries.map(([name, count]) => `${name} ${count}${unit}`).join(', ');
 }

@@ -19,6 +19,8 @@ export interface ExternalObservation<F, A> {
   resourceUpToDate: boolean;
   /** Whether the provider considers the resource ready for use. */
   readiness?: Readiness;
+  /** Why an Unavailable resource is unusable, for the Ready condition's message (a blackhole route's gone target). */
+  readinessMessage?: string;
   /** The external resource's state, for status.atProvider. */
   atProvider?: A;
   /** forProvider fields the spec left empty and the provider filled in (late initialization). */

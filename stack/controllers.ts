@@ -72,7 +72,11 @@ export async function startController(dir: string, controller: Controller, envir
  */
 async function bundleWorkflows(dir: string): Promise<string | undefined> {
   if (await isRunning(pidFile(dir, 'worker'))) return undefined;
-  const out = join(dir, 'workflow-bundle.js');
+  return bundleWorkflowCode(join(dir, 'workflow-bundle.js'));
+}
+
+/** Writes the bundled workflow code to `out` (in a process of its own) and returns `out`. */
+export async function bundleWorkflowCode(out: string): Promise<string> {
   await runCommand(process.execPath, ['--import', 'tsx', join(repoRoot, 'worker', 'bundle.ts'), out], { cwd: repoRoot });
   return out;
 }

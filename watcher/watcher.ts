@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { KindApi } from '../runtime/managed-kind';
 import type { ReferenceDeclaration } from '../runtime/references/declaration';
 import { refFor } from '../runtime/managed-kind';
-import { fingerprint } from './fingerprint';
+import { SignalFilter } from './signal-filter';
 import { watchKind, type KindWatch } from './informers';
 import { Signaler } from './signaler';
 import type { WatcherMetrics } from './metrics';
@@ -26,7 +26,7 @@ export interface WatcherOptions {
 }
 
 export class Watcher {
-  private readonly lastSignalled = new Map<string, string>();
+  private readonly signalFilter = new SignalFilter();
   private readonly signaler: Signaler;
   private readonly references: ReferenceIndex;
   private informers: KindWatch[] = [];
@@ -74,10 +74,7 @@ export class Watcher {
     if (!uid) return;
     const receivedAt = Date.now();
     for (const wake of this.references.observe(api, obj, type)) this.signaler.enqueue({ ...wake, receivedAt });
-    const print = fingerprint(obj);
-    if (type === 'MODIFIED' && this.lastSignalled.get(uid) === print) return;
-    if (type === 'DELETED') this.lastSignalled.delete(uid);
-    else this.lastSignalled.set(uid, print);
+    if (!this.signalFilter.admit(obj, type)) return;
     this.signaler.enqueue({
       ref: refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!),
       event: { type, uid, generation: obj.metadata!.generation, resourceVersion: obj.metadata!.resourceVersion ?? '' },

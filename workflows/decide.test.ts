@@ -101,6 +101,24 @@ describe('decide', () => {
     expect(plan.conditions).toEqual([{ type: 'Synced', status: 'False', reason: 'ReconcileError', message: 'AuthFailure: bad keys' }]);
     expect(plan.next).toBe('backoff');
   });
+
+  it('says why an unavailable resource is not ready, when the provider can tell', () => {
+    const blackhole = 'route to 0.0.0.0/0 is a blackhole: its target (natGatewayId nat-1) is gone or unusable';
+    const plan = decide(object(), { ...settled, readiness: 'Unavailable', readinessMessage: blackhole });
+    expect(plan.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Unavailable', message: blackhole },
+      { type: 'Synced', status: 'True', reason: 'ReconcileSuccess' },
+    ]);
+    expect(plan.next).toBe('pending');
+  });
+
+  it('keeps that message while a reference waits, and leaves Unavailable without one as before', () => {
+    const unavailable = { ...settled, readiness: 'Unavailable' as const, readinessMessage: 'target gone' };
+    const waiting = decide(object(), unavailable, { references: references({ waiting: ['VPC test/b: not Ready yet'] }) });
+    expect(waiting.conditions[0]).toEqual({ type: 'Ready', status: 'False', reason: 'Unavailable', message: 'target gone' });
+    const silent = decide(object(), { ...settled, readiness: 'Unavailable' });
+    expect(silent.conditions[0]).toEqual({ type: 'Ready', status: 'False', reason: 'Unavailable', message: undefined });
+  });
 });
 
 describe('decide with references', () => {

@@ -167,7 +167,7 @@ function readinessCondition(external: ExternalSnapshot): ConditionUpdate {
     case 'Deleting':
       return deleting();
     default:
-      return unavailable();
+      return unavailable(external.readinessMessage);
   }
 }
 

@@ -25,6 +25,8 @@ export interface ExternalSnapshot {
   resourceExists: boolean;
   resourceUpToDate: boolean;
   readiness?: Readiness;
+  /** Why it is Unavailable, when the provider can say: the Ready condition's message. */
+  readinessMessage?: string;
   atProvider?: unknown;
   lateInitialized?: Record<string, unknown>;
   diff?: string;

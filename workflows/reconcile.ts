@@ -24,9 +24,12 @@ const controlPlane = wf.proxyLocalActivities<ReconcileActivities>({
 
 // Calls that change the external resource are full activities, visible in the UI with their
 // own retry policy: transient errors (throttling, 5xx) back off exponentially; classified
-// errors (bad input, bad credentials) fail fast.
+// errors (bad input, bad credentials) fail fast. They heartbeat while they run (the worker
+// wraps them, activities/heartbeat.ts), so when a worker dies its calls are retried once the
+// heartbeat timeout passes (counted from the attempt's start if none came yet), not 30 s later.
 const provider = wf.proxyActivities<ReconcileActivities>({
   startToCloseTimeout: '30s',
+  heartbeatTimeout: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
 });
 

@@ -7,18 +7,16 @@
 // have at least one tag".)
 //
 // It applies everything at once, waits until all are Ready, then deletes everything at once and
-// waits until all are gone from the API server, counting the EC2 calls of each phase.
-import { CustomObjectsApi, KubeConfig, makeInformer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+// waits until all are gone from the API server, measuring each phase (bench/phase-probe.ts).
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { kubectl } from '../../stack/kubectl';
-import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallSummary } from '../ec2-call-counter';
+import { phaseBetween, readProbe, type PhaseFigures, type ProbeTarget } from '../phase-probe';
+import { keyOfObject, watchObjects } from '../watch-objects';
 
 export interface NetworkPeer {
   kubeconfigPath: string;
-  ec2Endpoint: string;
-  /** Only EC2 calls signed with this access key id are counted. */
-  accessKeyId: string;
 }
 
 export interface NetworkOptions {
@@ -27,8 +25,8 @@ export interface NetworkOptions {
   region?: string;
   /** Limit for each of the two phases; default 10 minutes. */
   timeoutMs?: number;
-  /** Count EC2 calls (moto must run with the request counter); default true. */
-  countEc2Calls?: boolean;
+  /** Measure each phase's EC2 calls, moto's load and CPU (moto must run with the request counter). */
+  probe?: ProbeTarget;
   /**
    * Wait this long between all Ready and the delete; default 0. provider-aws trusts that an
    * EC2 resource is gone only 3 minutes after its creation (its creation grace period, for
@@ -45,17 +43,19 @@ export interface NetworkResult {
   readyAfterSeconds: Record<string, number>;
   /** From `kubectl delete` of all objects until the last of them is gone from the API server. */
   deleteToGoneSeconds: number;
-  ec2Calls?: { apply: Ec2CallSummary; delete: Ec2CallSummary };
+  /** Seconds between all Ready and the delete. */
+  pauseBeforeDeleteSeconds: number;
+  phases?: { apply: PhaseFigures; delete: PhaseFigures };
 }
 
 const group = 'ec2.aws.crossplane.io';
 const version = 'v1beta1';
 const apiVersion = `${group}/${version}`;
 const kinds = [
-  { kind: 'VPC', plural: 'vpcs' },
-  { kind: 'Subnet', plural: 'subnets' },
-  { kind: 'InternetGateway', plural: 'internetgateways' },
-  { kind: 'RouteTable', plural: 'routetables' },
+  { group, version, kind: 'VPC', plural: 'vpcs' },
+  { group, version, kind: 'Subnet', plural: 'subnets' },
+  { group, version, kind: 'InternetGateway', plural: 'internetgateways' },
+  { group, version, kind: 'RouteTable', plural: 'routetables' },
 ] as const;
 const RUN_LABEL = 'chronoplane.dev/bench-run';
 
@@ -92,33 +92,28 @@ export async function runProviderAwsNetwork(peer: NetworkPeer, options: NetworkO
   const name = options.name ?? `net-${runLabel}`;
   const region = options.region ?? 'us-east-1';
   const timeoutMs = options.timeoutMs ?? 600_000;
-  const countCalls = options.countEc2Calls ?? true;
+  const { probe } = options;
   const manifests = networkManifests(name, region, runLabel);
-  const keyOf = (obj: KubernetesObject) => `${obj.kind}/${obj.metadata?.name}`;
-  const expected = new Set(manifests.map(keyOf));
-  const countsNow = () => (countCalls ? readEc2CallCounts(peer.ec2Endpoint) : Promise.resolve([]));
+  const expected = manifests.map((obj) => keyOfObject(obj.kind!, obj.metadata!.name!));
+  const readProbeIfAny = () => (probe ? readProbe(probe) : Promise.resolve(undefined));
 
-  const objects = await watchObjects(peer.kubeconfigPath, `${RUN_LABEL}=${runLabel}`);
+  const objects = await watchObjects(peer.kubeconfigPath, kinds, { labelSelector: `${RUN_LABEL}=${runLabel}` });
   try {
-    const readyAt = new Map<string, number>();
-    const countsBeforeApply = await countsNow();
+    const beforeApply = await readProbeIfAny();
     const appliedAt = Date.now();
-    const allReady = objects.waitFor(() => {
-      for (const [key, obj] of objects.current) if (isReady(obj) && !readyAt.has(key)) readyAt.set(key, Date.now());
-      return [...expected].every((key) => readyAt.has(key));
-    }, timeoutMs);
+    const allReady = objects.waitFor(() => expected.every((key) => objects.readyAt.has(key)), timeoutMs);
     allReady.catch(() => {}); // awaited below, unless the apply fails first
     await kubectl(peer.kubeconfigPath, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests }));
     await allReady.catch((error: Error) => {
-      throw new Error(`${error.message}: not all Ready. ${describe(objects.current)}`);
+      throw new Error(`${error.message}: not all Ready. ${objects.describe()}`);
     });
     const allReadyAt = Date.now();
-    const countsAfterApply = await countsNow();
+    const afterApply = await readProbeIfAny();
     if (options.pauseBeforeDeleteMs) await sleep(options.pauseBeforeDeleteMs);
-    const countsBeforeDelete = await countsNow();
+    const beforeDelete = await readProbeIfAny();
 
     const deleteStart = Date.now();
-    const allGone = objects.waitFor(() => ![...expected].some((key) => objects.current.has(key)), timeoutMs);
+    const allGone = objects.waitFor(() => !expected.some((key) => objects.current.has(key)), timeoutMs);
     allGone.catch(() => {}); // awaited below, unless the delete fails first
     await kubectl(peer.kubeconfigPath, [
       'delete',
@@ -128,106 +123,23 @@ export async function runProviderAwsNetwork(peer: NetworkPeer, options: NetworkO
       '--wait=false',
     ]);
     await allGone.catch((error: Error) => {
-      throw new Error(`${error.message}: not all gone. ${describe(objects.current)}`);
+      throw new Error(`${error.message}: not all gone. ${objects.describe()}`);
     });
     const allGoneAt = Date.now();
-    const countsAfterDelete = await countsNow();
+    const afterDelete = await readProbeIfAny();
 
-    const filter = { accessKeyId: peer.accessKeyId };
     return {
       resources: manifests.length,
       applyToAllReadySeconds: (allReadyAt - appliedAt) / 1000,
-      readyAfterSeconds: Object.fromEntries([...readyAt].map(([key, at]) => [key, (at - appliedAt) / 1000])),
+      readyAfterSeconds: Object.fromEntries([...objects.readyAt].map(([key, at]) => [key, (at - appliedAt) / 1000])),
       deleteToGoneSeconds: (allGoneAt - deleteStart) / 1000,
-      ec2Calls: countCalls
-        ? {
-            apply: summarizeEc2Calls(countsBeforeApply, countsAfterApply, filter),
-            delete: summarizeEc2Calls(countsBeforeDelete, countsAfterDelete, filter),
-          }
-        : undefined,
+      pauseBeforeDeleteSeconds: (options.pauseBeforeDeleteMs ?? 0) / 1000,
+      phases:
+        probe && beforeApply && afterApply && beforeDelete && afterDelete
+          ? { apply: phaseBetween(probe, beforeApply, afterApply), delete: phaseBetween(probe, beforeDelete, afterDelete) }
+          : undefined,
     };
   } finally {
     await objects.stop();
   }
-}
-
-interface ManagedObject extends KubernetesObject {
-  status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
-}
-
-function isReady(obj: ManagedObject): boolean {
-  return obj.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-}
-
-function describe(objects: Map<string, ManagedObject>): string {
-  if (objects.size === 0) return 'None are left.';
-  return [...objects]
-    .map(([key, obj]) => {
-      const conditions = (obj.status?.conditions ?? []).map(
-        (c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason}${c.message ? `: ${c.message}` : ''})` : ''}`,
-      );
-      const deleting = obj.metadata?.deletionTimestamp ? ' deleting' : '';
-      return `${key}${deleting}: ${conditions.join(', ') || 'no conditions'}`;
-    })
-    .join('; ');
-}
-
-interface WatchedObjects {
-  /** The objects as last seen, by kind/name. */
-  current: Map<string, ManagedObject>;
-  /** Resolves once `done()` holds; it is checked now and after every watch event. */
-  waitFor(done: () => boolean, timeoutMs: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** Informers on the four kinds, restricted to one run's label. */
-async function watchObjects(kubeconfigPath: string, labelSelector: string): Promise<WatchedObjects> {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromFile(kubeconfigPath);
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  const current = new Map<string, ManagedObject>();
-  const waiters = new Set<() => void>();
-  const changed = () => {
-    for (const check of [...waiters]) check();
-  };
-  let stopped = false;
-  const informers = kinds.map(({ kind, plural }) => {
-    const list = () =>
-      custom.listClusterCustomObject({ group, version, plural, labelSelector }) as Promise<KubernetesListObject<ManagedObject>>;
-    const informer = makeInformer<ManagedObject>(kubeConfig, `/apis/${group}/${version}/${plural}`, list, labelSelector);
-    const key = (obj: ManagedObject) => `${kind}/${obj.metadata?.name}`;
-    informer.on('add', (obj) => (current.set(key(obj), obj), changed()));
-    informer.on('update', (obj) => (current.set(key(obj), obj), changed()));
-    informer.on('delete', (obj) => (current.delete(key(obj)), changed()));
-    // On an error the informer stops; started again, it relists and reports what vanished meanwhile.
-    informer.on('error', () => {
-      if (!stopped) setTimeout(() => void (stopped || informer.start()), 1_000);
-    });
-    return informer;
-  });
-  await Promise.all(informers.map((informer) => informer.start()));
-  return {
-    current,
-    waitFor(done, timeoutMs) {
-      return new Promise((resolveWait, reject) => {
-        // Unref'd: a wait abandoned after a failed kubectl must not keep the process alive.
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`timed out after ${timeoutMs / 1000}s`));
-        }, timeoutMs).unref();
-        const check = () => {
-          if (!done()) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolveWait();
-        };
-        waiters.add(check);
-        check();
-      });
-    },
-    async stop() {
-      stopped = true;
-      await Promise.all(informers.map((informer) => informer.stop()));
-    },
-  };
 }

@@ -27,10 +27,15 @@ interface AwsServiceError {
   $metadata?: { httpStatusCode?: number };
 }
 
+/** The AWS error code, such as InvalidVpcID.NotFound: the SDK gives it as the error's name. */
+export function errorCode(error: unknown): string | undefined {
+  return (error as AwsServiceError | undefined)?.name;
+}
+
 export function classifyAwsError(error: unknown): FailureClass {
   if (error instanceof ClassifiedError) return error.failureClass;
   const e = error as AwsServiceError;
-  const code = e?.name ?? '';
+  const code = errorCode(error) ?? '';
   const status = e?.$metadata?.httpStatusCode;
   if (THROTTLING_CODES.has(code) || e?.$retryable) return 'Transient';
   if (AUTH_CODES.has(code) || status === 401 || status === 403) return 'NotAuthorized';
@@ -40,9 +45,9 @@ export function classifyAwsError(error: unknown): FailureClass {
 
 /** `InvalidVpc.Range: The CIDR '10.0.0.0/8' is invalid.` — the provider's own words, with its code. */
 export function describeAwsError(error: unknown): string {
-  const e = error as AwsServiceError;
-  const code = e?.name && e.name !== 'Error' ? `${e.name}: ` : '';
-  return `${code}${e?.message ?? String(error)}`;
+  const code = errorCode(error);
+  const prefix = code && code !== 'Error' ? `${code}: ` : '';
+  return `${prefix}${(error as AwsServiceError)?.message ?? String(error)}`;
 }
 
 export function toClassifiedAwsError(action: string, error: unknown): ClassifiedError {

@@ -30,6 +30,10 @@ export interface Tag {
   Value?: string;
 }
 
+/** Whether a resource carries the uid tag of this managed resource, i.e. an earlier attempt made it. */
+export const carriesUid = (tags: readonly Tag[] | undefined, uid: string): boolean =>
+  (tags ?? []).some((t) => t.Key === UID_TAG && t.Value === uid);
+
 export const tagsToMap = (tags: readonly Tag[] | undefined): Record<string, string> =>
   Object.fromEntries((tags ?? []).filter((t) => t.Key !== undefined).map((t) => [t.Key!, t.Value ?? '']));
 

@@ -15,18 +15,37 @@ export interface ReferenceDeclaration {
   fromFieldPath?: string;
   /** A list field (`securityGroupIds`): the value is the list of every referenced target's value. */
   list?: boolean;
+  /**
+   * The kind cannot be created without the value, so the CRD requires the field, its Ref or its
+   * Selector: a missing id is refused at admission rather than found at create.
+   */
+  required?: boolean;
 }
+
+/** What the field names derive from; schema rules that know only the field can use these too. */
+export type ReferenceNames = Pick<ReferenceDeclaration, 'field' | 'list'>;
 
 /**
  * Crossplane's names: `vpcId` → `vpcIdRef` / `vpcIdSelector`; a list `securityGroupIds` →
  * `securityGroupIdRefs` / `securityGroupIdSelector`.
  */
-export function refFieldOf(declaration: ReferenceDeclaration): string {
+export function refFieldOf(declaration: ReferenceNames): string {
   return declaration.list ? `${singular(declaration.field)}Refs` : `${declaration.field}Ref`;
 }
 
-export function selectorFieldOf(declaration: ReferenceDeclaration): string {
+export function selectorFieldOf(declaration: ReferenceNames): string {
   return `${declaration.list ? singular(declaration.field) : declaration.field}Selector`;
+}
+
+/** The three ways to give the value: the field itself, its Ref(s) and its Selector. */
+export function alternativesOf(declaration: ReferenceNames): [string, string, string] {
+  return [declaration.field, refFieldOf(declaration), selectorFieldOf(declaration)];
+}
+
+/** `vpcId, vpcIdRef or vpcIdSelector`, for messages that ask the user to set one of them. */
+export function describeAlternatives(declaration: ReferenceNames): string {
+  const [field, ref, selector] = alternativesOf(declaration);
+  return `${field}, ${ref} or ${selector}`;
 }
 
 const singular = (field: string): string => (field.endsWith('s') ? field.slice(0, -1) : field);

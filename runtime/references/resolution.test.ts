@@ -588,6 +588,24 @@ describe('resolveReferences: where a generic reference may write, and malformed 
       writes: { 'metadata.annotations[a.b/c]': '10.0.0.0/16' },
     },
     {
+      name: 'under spec, however the path spells it (judged on the parsed path)',
+      references: to('["spec"].cidr'),
+      world: [vpc('a')],
+      writes: { '["spec"].cidr': '10.0.0.0/16' },
+    },
+    {
+      name: 'a label, with labels in brackets',
+      references: to('metadata[labels].cidr'),
+      world: [vpc('a')],
+      writes: { 'metadata[labels].cidr': '10.0.0.0/16' },
+    },
+    {
+      name: 'not the name, with metadata quoted',
+      references: to("['metadata'].name"),
+      world: [vpc('a')],
+      errors: [outside("['metadata'].name")],
+    },
+    {
       name: 'not under status',
       references: to('status.atProvider.cidrBlock'),
       world: [vpc('a')],

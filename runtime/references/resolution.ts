@@ -5,7 +5,7 @@
 // values stay in the activity and never reach workflow history.
 import { EXTERNAL_NAME } from '../../apis/annotations';
 import type { ReferencePolicy } from '../../apis/references';
-import { FieldPathError, getValue, parseFieldPath, setValue } from './fieldpath';
+import { FieldPathError, getValue, hasPrefix, parseFieldPath, setValue, type Segment } from './fieldpath';
 import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from './declaration';
 import { describeKey, keyOf, type Dependency, type ObjectKey } from './dependencies';
 
@@ -52,8 +52,12 @@ export interface Resolution {
   selectedTargets: ObjectKey[];
 }
 
-/** Where generic references may write: the spec, labels and annotations, never status or identity. */
-const WRITABLE_ROOTS = ['spec', 'metadata.labels', 'metadata.annotations'];
+/**
+ * Where generic references may write: the spec, labels and annotations, never status or
+ * identity. Compared as parsed paths, so every spelling of a path (`metadata["labels"].x`)
+ * is judged alike.
+ */
+const WRITABLE_ROOTS = ['spec', 'metadata.labels', 'metadata.annotations'].map(parseFieldPath);
 
 export function resolveReferences(input: ResolutionInput): Resolution {
   const out: Resolution = { writes: [], waiting: [], errors: [], resolved: input.object, selectedTargets: [] };
@@ -132,26 +136,23 @@ export function resolveReferences(input: ResolutionInput): Resolution {
 
   function resolvePatch(dependency: Extract<Dependency, { type: 'patch' }>, found: KubeObject | undefined) {
     const name = describeKey(dependency.target);
+    let from: Segment[];
+    let to: Segment[];
     try {
-      parseFieldPath(dependency.fieldPath);
-      parseFieldPath(dependency.toFieldPath);
+      from = parseFieldPath(dependency.fieldPath);
+      to = parseFieldPath(dependency.toFieldPath);
     } catch (error) {
       out.errors.push(`reference to ${name}: ${error instanceof FieldPathError ? error.message : String(error)}`);
       return;
     }
-    if (
-      !WRITABLE_ROOTS.some(
-        (root) =>
-          dependency.toFieldPath === root || dependency.toFieldPath.startsWith(`${root}.`) || dependency.toFieldPath.startsWith(`${root}[`),
-      )
-    ) {
+    if (!WRITABLE_ROOTS.some((root) => hasPrefix(to, root))) {
       out.errors.push(
         `reference to ${name}: toFieldPath ${dependency.toFieldPath} must be under spec, metadata.labels or metadata.annotations`,
       );
       return;
     }
     if (!found) return void out.waiting.push(`${name}: not found`);
-    const value = getValue(found, dependency.fieldPath);
+    const value = getValue(found, from);
     if (value === undefined) return void out.waiting.push(`${name}: ${dependency.fieldPath} is not set yet`);
     try {
       write(dependency.toFieldPath, value, `${dependency.toFieldPath} from ${name} ${dependency.fieldPath}`);

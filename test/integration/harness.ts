@@ -81,6 +81,7 @@ export class ControlPlane {
       CHRONOPLANE_POLL_PENDING_SECONDS: '1',
       CHRONOPLANE_WORKER_METRICS_PORT: '0',
       CHRONOPLANE_WATCHER_METRICS_PORT: '0',
+      CHRONOPLANE_WORKFLOW_BUNDLE: inject('workflowBundle'),
       ...this.extraEnv,
       ...extra,
     };

@@ -4,6 +4,7 @@ declare module 'vitest' {
     kubeconfigPath: string;
     temporalAddress: string;
     ec2Endpoint: string;
+    workflowBundle: string;
   }
 }
 export {};

@@ -36,7 +36,8 @@ describe('resilience', () => {
     expect(made).toHaveLength(1); // but EC2 has the VPC
 
     await plane.startWorker();
-    // The create activity times out (30 s) and is retried; the retry finds the VPC by its tags.
+    // The create's heartbeats died with the worker, so it is retried once the heartbeat timeout
+    // (10 s) passes, not the 30 s start-to-close timeout; the retry finds the VPC by its tags.
     const vpc = await readyVpc('crashy', 120_000);
     expect(vpc.metadata.annotations!['crossplane.io/external-name']).toBe(made[0]!.VpcId);
     expect(await plane.vpcsTaggedWithUid(object.metadata.uid)).toHaveLength(1);

@@ -1,11 +1,13 @@
 // What every EC2 kind's client needs around the SDK, written once: calls whose errors are
-// classified and say what was being done, "not found" as an answer rather than an error, the
-// uid-tag lookup that makes creates idempotent, and tag sync. Kinds only wire their own calls.
+// classified and say what was being done, "not found" (or another expected error code) as an
+// answer rather than an error, the uid-tag lookup that makes creates idempotent, and tag sync.
+// Kinds only wire their own calls.
 import { CreateTagsCommand, DeleteTagsCommand, type EC2Client, type Filter } from '@aws-sdk/client-ec2';
 import { ClassifiedError } from '../../../runtime/errors';
-import type { Connector, ExternalClient } from '../../../runtime/external-client';
+import type { Connector, ExternalClient, ExternalObservation, Readiness } from '../../../runtime/external-client';
+import { describeAlternatives } from '../../../runtime/references/declaration';
 import { ec2ClientFor } from '../ec2-client';
-import { toClassifiedAwsError } from '../errors';
+import { errorCode, toClassifiedAwsError } from '../errors';
 import { UID_TAG, mapToTags, tagChanges, tagsToMap, type Tag } from '../tags';
 
 export class Ec2Api {
@@ -25,13 +27,17 @@ export class Ec2Api {
   }
 
   /** Like `call`, for reading one resource by id: EC2's NotFound answer becomes undefined. */
-  async find<T>(action: string, send: (sdk: EC2Client) => Promise<T | undefined>): Promise<T | undefined> {
-    try {
-      return await send(this.sdk);
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw this.classify(action, error);
-    }
+  find<T>(action: string, send: (sdk: EC2Client) => Promise<T | undefined>): Promise<T | undefined> {
+    return this.callExcept(action, isNotFound, send);
+  }
+
+  /**
+   * Like `call`, but EC2's error `code` is an answer, not a failure: undefined comes back. For
+   * the one error a call expects, such as Gateway.NotAttached when detaching or
+   * InvalidGroup.Duplicate when a retried create finds its group already made.
+   */
+  callUnless<T>(action: string, code: string, send: (sdk: EC2Client) => Promise<T>): Promise<T | undefined> {
+    return this.callExcept(action, (error) => errorCode(error) === code, send);
   }
 
   /** Like `call`, for deleting: a resource that is already gone is a success (returns false). */
@@ -58,6 +64,19 @@ export class Ec2Api {
     return done;
   }
 
+  private async callExcept<T>(
+    action: string,
+    expected: (error: unknown) => boolean,
+    send: (sdk: EC2Client) => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    try {
+      return await send(this.sdk);
+    } catch (error) {
+      if (expected(error)) return undefined;
+      throw this.classify(action, error);
+    }
+  }
+
   private classify(action: string, error: unknown): ClassifiedError {
     if (isUnreadableAnswer(error)) {
       // What an unknown region or a wrong endpoint looks like from the SDK: an HTML page or a
@@ -74,8 +93,31 @@ export class Ec2Api {
 
 /** EC2's codes for "no such resource": InvalidVpcID.NotFound, InvalidGroup.NotFound, NatGatewayNotFound … */
 export function isNotFound(error: unknown): boolean {
-  const name = (error as { name?: string })?.name ?? '';
-  return name.endsWith('.NotFound') || name.endsWith('NotFound');
+  return errorCode(error)?.endsWith('NotFound') ?? false;
+}
+
+/**
+ * A referenced id that create cannot do without. The CRD asks for it or its reference, so it is
+ * missing only when an Optional reference did not resolve.
+ */
+export function requiredId(value: string | undefined, field: string): string {
+  if (!value) throw new ClassifiedError('InvalidInput', `${field} is required: set ${describeAlternatives({ field })}`);
+  return value;
+}
+
+/** What observe answers when there is no external resource: none recorded, or EC2 has none. */
+export const ABSENT = { resourceExists: false, resourceUpToDate: false } as const;
+
+/** What observe answers for a resource that exists: up to date exactly when nothing differs. */
+export function present<F, A>(observed: {
+  differences: readonly string[];
+  readiness: Readiness;
+  readinessMessage?: string;
+  atProvider: A;
+  lateInitialized?: Partial<F>;
+}): ExternalObservation<F, A> {
+  const { differences, ...rest } = observed;
+  return { resourceExists: true, resourceUpToDate: differences.length === 0, ...rest, diff: differences.join('; ') || undefined };
 }
 
 /** The filter that finds what an earlier, interrupted create made: CreateX applied this tag atomically. */

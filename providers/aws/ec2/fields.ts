@@ -1,7 +1,14 @@
-// Schema fields every EC2 kind shares, so that their rules and descriptions are written once.
+// What every EC2 kind's API shares (its group and version, and schema fields), so that their
+// rules and descriptions are written once.
 import { Type } from '@sinclair/typebox';
-import { DocString, StringMap, immutable, withRules } from '../../../apis/schema';
+import { Doc, DocString, StringMap, immutable, withRules } from '../../../apis/schema';
+import type { KindApi } from '../../../runtime/managed-kind';
 import { AWS_TAG_LIMITS } from '../tags';
+
+/** An EC2 kind's API identity: one group and version for all, and `kubectl get managed` lists them. */
+export function ec2KindApi(names: Omit<KindApi, 'group' | 'version' | 'categories'>): KindApi {
+  return { group: 'ec2.aws.chronoplane.io', version: 'v1alpha1', categories: ['managed', 'aws'], ...names };
+}
 
 /**
  * A region's shape: us-east-1, eu-central-2, us-gov-west-1, cn-north-1. Checked at admission
@@ -30,3 +37,21 @@ export const Tags = (what: string) =>
 
 /** An EC2 id field that can be set only at creation (most of them: vpcId, subnetId …). */
 export const ImmutableId = (field: string, description: string) => Type.Optional(immutable(DocString(description), field));
+
+/**
+ * EC2's State and StatusMessage of an association (a VPC's or a subnet's CIDR block, a route
+ * table's subnet). `toAssociationState` sits beside it so atProvider always matches the schema.
+ */
+export const AssociationState = (states: string, message = 'A message about the state.') =>
+  Type.Optional(
+    Doc('The state of the association.', {
+      state: Type.Optional(DocString(states)),
+      statusMessage: Type.Optional(DocString(message)),
+    }),
+  );
+
+export const toAssociationState = (observed: { State?: string; StatusMessage?: string } | undefined) =>
+  observed ? { state: observed.State, statusMessage: observed.StatusMessage } : undefined;
+
+/** A VPC's and a subnet's CIDR blocks share EC2's states (VpcCidrBlockState, SubnetCidrBlockState). */
+export const CidrBlockState = AssociationState('associating, associated, disassociating, disassociated, failing or failed.');

@@ -7,14 +7,14 @@ import {
   DeleteInternetGatewayCommand,
   DescribeInternetGatewaysCommand,
   DetachInternetGatewayCommand,
-  type EC2Client,
   type InternetGateway,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
+import { ClassifiedError } from '../../../../runtime/errors';
 import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, uidFilter, type Ec2Api } from '../ec2-api';
 import { attachedVpcIds, attachmentPlan, differences, readinessOf, toAtProvider } from './convert';
 import { internetGatewayApi, type InternetGatewayObservation, type InternetGatewayParameters } from './schema';
 
@@ -29,17 +29,14 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
 
   async observe(mr: InternetGatewayResource): Promise<ExternalObservation<InternetGatewayParameters, InternetGatewayObservation>> {
     const igwId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!igwId) return { resourceExists: false, resourceUpToDate: false };
+    if (!igwId) return ABSENT;
     const igw = await this.describe(igwId);
-    if (!igw) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(mr.spec.forProvider, igw, desiredTags(internetGatewayApi, mr));
-    return {
-      resourceExists: true,
-      resourceUpToDate: diff.length === 0,
+    if (!igw) return ABSENT;
+    return present({
+      differences: differences(mr.spec.forProvider, igw, desiredTags(internetGatewayApi, mr)),
       readiness: readinessOf(mr.spec.forProvider, igw),
       atProvider: toAtProvider(igw),
-      diff: diff.join('; ') || undefined,
-    };
+    });
   }
 
   async create(mr: InternetGatewayResource) {
@@ -90,7 +87,10 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
   }
 
   private async describe(igwId: string): Promise<InternetGateway | undefined> {
-    return this.ec2.find(`cannot describe internet gateway ${igwId}`, (sdk) => describeWith(sdk, igwId));
+    return this.ec2.find(
+      `cannot describe internet gateway ${igwId}`,
+      async (sdk) => (await sdk.send(new DescribeInternetGatewaysCommand({ InternetGatewayIds: [igwId] }))).InternetGateways?.[0],
+    );
   }
 
   private async findByUid(uid: string): Promise<InternetGateway | undefined> {
@@ -105,35 +105,33 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
     const plan = attachmentPlan({ vpcId }, igw);
     const done: string[] = [];
     for (const from of plan.detach) {
-      await this.ec2.call(`cannot detach internet gateway ${igwId} from VPC ${from}`, async (sdk) => {
-        try {
-          await sdk.send(new DetachInternetGatewayCommand({ InternetGatewayId: igwId, VpcId: from }));
-        } catch (error) {
-          // Already detached, by an earlier attempt or out of band: the wanted outcome.
-          if (codeOf(error) !== 'Gateway.NotAttached') throw error;
-        }
-      });
+      // Gateway.NotAttached: already detached, by an earlier attempt or out of band, as wanted.
+      await this.ec2.callUnless(`cannot detach internet gateway ${igwId} from VPC ${from}`, 'Gateway.NotAttached', (sdk) =>
+        sdk.send(new DetachInternetGatewayCommand({ InternetGatewayId: igwId, VpcId: from })),
+      );
       done.push(`detached from VPC ${from}`);
     }
     if (plan.attach) {
       const to = plan.attach;
-      await this.ec2.call(`cannot attach internet gateway ${igwId} to VPC ${to}`, async (sdk) => {
-        try {
-          await sdk.send(new AttachInternetGatewayCommand({ InternetGatewayId: igwId, VpcId: to }));
-        } catch (error) {
-          // EC2 says the same when the gateway is attached to this VPC (a retried attach) and to
-          // another one (a race); only the first is success.
-          if (codeOf(error) !== 'Resource.AlreadyAssociated' || !attachedVpcIds(await describeWith(sdk, igwId)).includes(to)) throw error;
+      const action = `cannot attach internet gateway ${igwId} to VPC ${to}`;
+      const attached = await this.ec2.callUnless(action, ALREADY_ASSOCIATED, (sdk) =>
+        sdk.send(new AttachInternetGatewayCommand({ InternetGatewayId: igwId, VpcId: to })),
+      );
+      if (!attached) {
+        // EC2 says the same when the gateway is attached to this VPC (a retried attach) and to
+        // another one (a race); only the first is success.
+        const now = attachedVpcIds(await this.describe(igwId));
+        if (!now.includes(to)) {
+          throw new ClassifiedError(
+            'InvalidInput',
+            `${action}: ${ALREADY_ASSOCIATED}: it is attached to ${now.length > 0 ? `VPC ${now.join(', ')}` : 'another VPC'}`,
+          );
         }
-      });
+      }
       done.push(`attached to VPC ${to}`);
     }
     return done;
   }
 }
 
-const codeOf = (error: unknown): string | undefined => (error as { name?: string } | undefined)?.name;
-
-async function describeWith(sdk: EC2Client, igwId: string): Promise<InternetGateway | undefined> {
-  return (await sdk.send(new DescribeInternetGatewaysCommand({ InternetGatewayIds: [igwId] }))).InternetGateways?.[0];
-}
+const ALREADY_ASSOCIATED = 'Resource.AlreadyAssociated';

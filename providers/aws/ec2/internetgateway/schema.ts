@@ -3,19 +3,15 @@
 // output, with EC2's field names in camelCase (seed 001, "Field Names").
 import { Type, type Static } from '@sinclair/typebox';
 import { Doc, DocString } from '../../../../apis/schema';
-import type { KindApi } from '../../../../runtime/managed-kind';
-import { Region, Tags } from '../fields';
+import { ec2KindApi, Region, Tags } from '../fields';
 
-export const internetGatewayApi: KindApi = {
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
+export const internetGatewayApi = ec2KindApi({
   kind: 'InternetGateway',
   plural: 'internetgateways',
   singular: 'internetgateway',
   shortNames: ['ec2igw'],
-  categories: ['managed', 'aws'],
   description: 'An AWS EC2 internet gateway and its VPC attachment, provisioned and kept in sync by Chronoplane.',
-};
+});
 
 export const InternetGatewayParameters = Doc('The desired state of the internet gateway, in EC2\u2019s terms.', {
   region: Region('internet gateway'),

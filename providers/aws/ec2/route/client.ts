@@ -14,7 +14,7 @@ import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
 import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
-import { ec2Connector, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';
 import {
   differences,
   existingRouteConflict,
@@ -27,6 +27,7 @@ import {
   targetInput,
   targetOf,
   toAtProvider,
+  unavailableMessage,
   type RouteId,
   type TargetValue,
 } from './convert';
@@ -41,25 +42,22 @@ export class RouteExternalClient implements ExternalClient<RouteParameters, Rout
 
   async observe(mr: RouteResource): Promise<ExternalObservation<RouteParameters, RouteObservation>> {
     const id = recordedId(mr);
-    if (!id) return { resourceExists: false, resourceUpToDate: false };
+    if (!id) return ABSENT;
     const rt = await this.ec2.find(`cannot describe route table ${id.routeTableId}`, (sdk) => describeTable(sdk, id.routeTableId));
     const route = rt && routeFor(rt, id.destinationCidrBlock);
-    if (!route) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(mr.spec.forProvider, id, route);
-    return {
-      resourceExists: true,
-      resourceUpToDate: diff.length === 0,
+    if (!route) return ABSENT;
+    return present({
+      differences: differences(mr.spec.forProvider, id, route),
       readiness: readinessOf(route),
+      readinessMessage: unavailableMessage(route),
       atProvider: toAtProvider(id, route),
       lateInitialized: lateInitialize(mr.spec.forProvider, id),
-      diff: diff.join('; ') || undefined,
-    };
+    });
   }
 
   async create(mr: RouteResource) {
     const p = mr.spec.forProvider;
-    if (!p.routeTableId)
-      throw new ClassifiedError('InvalidInput', 'routeTableId is required: set routeTableId, routeTableIdRef or routeTableIdSelector');
+    const routeTableId = requiredId(p.routeTableId, 'routeTableId');
     const target = targetOf(p);
     if (!target) {
       throw new ClassifiedError(
@@ -67,24 +65,21 @@ export class RouteExternalClient implements ExternalClient<RouteParameters, Rout
         'a target is required: set gatewayId (or gatewayIdRef or gatewayIdSelector), natGatewayId, instanceId, networkInterfaceId or vpcPeeringConnectionId',
       );
     }
-    const id: RouteId = { routeTableId: p.routeTableId, destinationCidrBlock: p.destinationCidrBlock };
+    const id: RouteId = { routeTableId, destinationCidrBlock: p.destinationCidrBlock };
     // An earlier attempt may have made the route before its external name was recorded.
     const earlier = await this.findRoute(id);
     if (earlier) return this.adopt(id, target, earlier);
 
-    const outcome = await this.ec2.call(`cannot create route ${p.destinationCidrBlock} in route table ${id.routeTableId}`, async (sdk) => {
-      try {
-        await sdk.send(
+    // RouteAlreadyExists: a concurrent or just-finished attempt won the race; look again rather than fail.
+    const created = await this.ec2.callUnless(
+      `cannot create route ${p.destinationCidrBlock} in route table ${id.routeTableId}`,
+      'RouteAlreadyExists',
+      (sdk) =>
+        sdk.send(
           new CreateRouteCommand({ RouteTableId: id.routeTableId, DestinationCidrBlock: id.destinationCidrBlock, ...targetInput(target) }),
-        );
-        return 'created';
-      } catch (error) {
-        // A concurrent or just-finished attempt won the race: look again rather than fail.
-        if ((error as { name?: string }).name === 'RouteAlreadyExists') return 'exists';
-        throw error;
-      }
-    });
-    if (outcome === 'exists') {
+        ),
+    );
+    if (!created) {
       const raced = await this.findRoute(id);
       if (!raced) {
         throw new ClassifiedError(

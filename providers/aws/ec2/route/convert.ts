@@ -86,10 +86,7 @@ export function readinessOf(route: Route): Readiness {
   return route.State === 'blackhole' ? 'Unavailable' : 'Creating';
 }
 
-/**
- * Why a blackhole route is unusable, meant for the Ready condition's message. ExternalObservation
- * has no field for it yet, so until it does, atProvider.state = blackhole is what users see.
- */
+/** Why a blackhole route is unusable: the Ready condition's message (readinessMessage). */
 export function unavailableMessage(route: Route): string | undefined {
   if (route.State !== 'blackhole') return undefined;
   return `route to ${route.DestinationCidrBlock} is a blackhole: its target (${describeRouteTarget(route)}) is gone or unusable`;

@@ -13,7 +13,7 @@ export const routeKind: ManagedKind<RouteParameters, RouteObservation> = {
   // its target disappears (blackhole), which a minute's polling notices soon enough.
   poll: { steadySeconds: 60, pendingSeconds: 5 },
   references: [
-    { field: 'routeTableId', to: routeTableApi },
+    { field: 'routeTableId', to: routeTableApi, required: true },
     { field: 'gatewayId', to: internetGatewayApi },
   ],
 };

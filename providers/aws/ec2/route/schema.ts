@@ -2,20 +2,17 @@
 // route as DescribeRouteTables lists it, with EC2's field names in camelCase (seed 001). EC2
 // gives routes no id: a route is its table plus its destination, which is also its external name.
 import { Type, type Static } from '@sinclair/typebox';
+import { celHasValueOrReference } from '../../../../apis/references';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import type { KindApi } from '../../../../runtime/managed-kind';
-import { ImmutableId, Region } from '../fields';
+import { ec2KindApi, ImmutableId, Region } from '../fields';
 
-export const routeApi: KindApi = {
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
+export const routeApi = ec2KindApi({
   kind: 'Route',
   plural: 'routes',
   singular: 'route',
   shortNames: ['ec2route'],
-  categories: ['managed', 'aws'],
   description: 'A route in an AWS EC2 route table, provisioned and kept in sync by Chronoplane.',
-};
+});
 
 /** The fields that name where a route sends traffic; a route has exactly one. */
 export const ROUTE_TARGETS = ['gatewayId', 'natGatewayId', 'instanceId', 'networkInterfaceId', 'vpcPeeringConnectionId'] as const;
@@ -26,7 +23,7 @@ const Target = (description: string) => Type.Optional(DocString(`${description} 
 // gatewayId may come from gatewayIdRef or gatewayIdSelector (declared in index.ts), so the
 // rule counts those as gatewayId. The other targets gain references in later kinds.
 const exactlyOneTarget =
-  '(has(self.gatewayId) || has(self.gatewayIdRef) || has(self.gatewayIdSelector) ? 1 : 0)' +
+  `(${celHasValueOrReference({ field: 'gatewayId' })} ? 1 : 0)` +
   ROUTE_TARGETS.filter((t) => t !== 'gatewayId')
     .map((t) => ` + (has(self.${t}) ? 1 : 0)`)
     .join('') +
@@ -55,10 +52,6 @@ export const RouteParameters = withRules(
     networkInterfaceId: Target('A network interface to send traffic to.'),
     vpcPeeringConnectionId: Target('A VPC peering connection to send traffic to.'),
   }),
-  {
-    rule: 'has(self.routeTableId) || has(self.routeTableIdRef) || has(self.routeTableIdSelector)',
-    message: 'one of routeTableId, routeTableIdRef or routeTableIdSelector is required',
-  },
   {
     rule: exactlyOneTarget,
     message:

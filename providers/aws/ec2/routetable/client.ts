@@ -5,7 +5,7 @@ import { ClassifiedError } from '../../../../runtime/errors';
 import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, requiredId, uidFilter, type Ec2Api } from '../ec2-api';
 import { differences, immutableDifferences, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { routeTableApi, type RouteTableObservation, type RouteTableParameters } from './schema';
 
@@ -18,18 +18,15 @@ export class RouteTableExternalClient implements ExternalClient<RouteTableParame
 
   async observe(mr: RouteTableResource): Promise<ExternalObservation<RouteTableParameters, RouteTableObservation>> {
     const routeTableId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!routeTableId) return { resourceExists: false, resourceUpToDate: false };
+    if (!routeTableId) return ABSENT;
     const rt = await this.describe(routeTableId);
-    if (!rt) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(mr.spec.forProvider, rt, desiredTags(routeTableApi, mr));
-    return {
-      resourceExists: true,
-      resourceUpToDate: diff.length === 0,
+    if (!rt) return ABSENT;
+    return present({
+      differences: differences(mr.spec.forProvider, rt, desiredTags(routeTableApi, mr)),
       readiness: readinessOf(rt),
       atProvider: toAtProvider(rt),
       lateInitialized: lateInitialize(mr.spec.forProvider, rt),
-      diff: diff.join('; ') || undefined,
-    };
+    });
   }
 
   async create(mr: RouteTableResource) {
@@ -39,8 +36,8 @@ export class RouteTableExternalClient implements ExternalClient<RouteTableParame
     if (earlier?.RouteTableId) {
       return { externalName: earlier.RouteTableId, summary: `found route table ${earlier.RouteTableId} made by an earlier attempt` };
     }
-    const { vpcId, region } = mr.spec.forProvider;
-    if (!vpcId) throw new ClassifiedError('InvalidInput', 'vpcId is required: set vpcId, vpcIdRef or vpcIdSelector');
+    const { region } = mr.spec.forProvider;
+    const vpcId = requiredId(mr.spec.forProvider.vpcId, 'vpcId');
     const created = await this.ec2.call(`cannot create route table in VPC ${vpcId}`, (sdk) =>
       sdk.send(
         new CreateRouteTableCommand({

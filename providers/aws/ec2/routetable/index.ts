@@ -11,5 +11,5 @@ export const routeTableKind: ManagedKind<RouteTableParameters, RouteTableObserva
   // A route table exists as soon as CreateRouteTable returns and rarely drifts; a minute keeps
   // its routes and associations in status reasonably fresh.
   poll: { steadySeconds: 60, pendingSeconds: 5 },
-  references: [{ field: 'vpcId', to: vpcApi }],
+  references: [{ field: 'vpcId', to: vpcApi, required: true }],
 };

@@ -3,33 +3,22 @@
 // Routes and associations are kinds of their own (Route, RouteTableAssociation), so they are
 // only observed here, never managed inline.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, withRules } from '../../../../apis/schema';
-import type { KindApi } from '../../../../runtime/managed-kind';
-import { ImmutableId, Region, Tags } from '../fields';
+import { Doc, DocString } from '../../../../apis/schema';
+import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
-export const routeTableApi: KindApi = {
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
+export const routeTableApi = ec2KindApi({
   kind: 'RouteTable',
   plural: 'routetables',
   singular: 'routetable',
   shortNames: ['ec2rtb'],
-  categories: ['managed', 'aws'],
   description: 'An AWS EC2 route table of a VPC, provisioned and kept in sync by Chronoplane.',
-};
+});
 
-export const RouteTableParameters = withRules(
-  Doc('The desired state of the route table, in EC2\u2019s terms.', {
-    region: Region('route table'),
-    vpcId: ImmutableId('vpcId', 'The ID of the VPC the route table belongs to. Set at creation; or use vpcIdRef or vpcIdSelector.'),
-    tags: Tags('route table'),
-  }),
-  {
-    // The generated vpcIdRef and vpcIdSelector count: the resolver fills vpcId from them.
-    rule: 'has(self.vpcId) || has(self.vpcIdRef) || has(self.vpcIdSelector)',
-    message: 'one of vpcId, vpcIdRef or vpcIdSelector is required',
-  },
-);
+export const RouteTableParameters = Doc('The desired state of the route table, in EC2\u2019s terms.', {
+  region: Region('route table'),
+  vpcId: ImmutableId('vpcId', 'The ID of the VPC the route table belongs to. Set at creation; or use vpcIdRef or vpcIdSelector.'),
+  tags: Tags('route table'),
+});
 export type RouteTableParameters = Static<typeof RouteTableParameters>;
 
 export const RouteTableRoute = Doc('A route in the route table, including those managed by Route objects.', {

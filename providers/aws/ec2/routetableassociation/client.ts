@@ -12,7 +12,7 @@ import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
 import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
-import { ec2Connector, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';
 import {
   associationById,
   associationOfTarget,
@@ -38,58 +38,50 @@ export class RouteTableAssociationExternalClient implements ExternalClient<P, A>
 
   async observe(mr: AssociationResource): Promise<ExternalObservation<P, A>> {
     const associationId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!associationId) return { resourceExists: false, resourceUpToDate: false };
+    if (!associationId) return ABSENT;
     const association = await this.describe(associationId);
-    if (!association) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(mr.spec.forProvider, association);
-    return {
-      resourceExists: true,
-      resourceUpToDate: diff.length === 0,
+    if (!association) return ABSENT;
+    return present({
+      differences: differences(mr.spec.forProvider, association),
       readiness: readinessOf(association),
       atProvider: toAtProvider(association),
       lateInitialized: lateInitialize(mr.spec.forProvider, association),
-      diff: diff.join('; ') || undefined,
-    };
+    });
   }
 
   async create(mr: AssociationResource) {
     const p = mr.spec.forProvider;
-    if (!p.routeTableId)
-      throw new ClassifiedError('InvalidInput', 'routeTableId is required: set routeTableId, routeTableIdRef or routeTableIdSelector');
+    const routeTableId = requiredId(p.routeTableId, 'routeTableId');
     const target = targetOf(p);
     if (!target)
       throw new ClassifiedError('InvalidInput', 'subnetId is required: set subnetId, subnetIdRef or subnetIdSelector, or gatewayId');
 
     // An earlier attempt may have associated the table before its external name was recorded.
-    const earlier = await this.findByTarget(target, p.routeTableId, 'before');
-    if (earlier) return adopt(p.routeTableId, target, earlier);
+    const earlier = await this.findByTarget(target, routeTableId, 'before');
+    if (earlier) return adopt(routeTableId, target, earlier);
 
-    const associationId = await this.ec2.call(
-      `cannot associate route table ${p.routeTableId} with ${target.field} ${target.value}`,
-      async (sdk) => {
-        try {
-          return (await sdk.send(new AssociateRouteTableCommand({ RouteTableId: p.routeTableId, ...targetInput(target) }))).AssociationId!;
-        } catch (error) {
-          // Real EC2's answer when the subnet or gateway already has a table: find out which.
-          if ((error as { name?: string }).name === 'Resource.AlreadyAssociated') return undefined;
-          throw error;
-        }
-      },
+    // Resource.AlreadyAssociated: real EC2's answer when the subnet or gateway already has a
+    // table; which one is found below.
+    const associated = await this.ec2.callUnless(
+      `cannot associate route table ${routeTableId} with ${target.field} ${target.value}`,
+      'Resource.AlreadyAssociated',
+      (sdk) => sdk.send(new AssociateRouteTableCommand({ RouteTableId: routeTableId, ...targetInput(target) })),
     );
-    if (associationId) {
+    if (associated) {
+      const associationId = associated.AssociationId!;
       return {
         externalName: associationId,
-        summary: `associated route table ${p.routeTableId} with ${target.field} ${target.value} (${associationId}) in ${p.region}`,
+        summary: `associated route table ${routeTableId} with ${target.field} ${target.value} (${associationId}) in ${p.region}`,
       };
     }
-    const existing = await this.findByTarget(target, p.routeTableId, 'after-conflict');
+    const existing = await this.findByTarget(target, routeTableId, 'after-conflict');
     if (!existing) {
       throw new ClassifiedError(
         'Transient',
         `EC2 says ${target.field} ${target.value} is already associated, but does not list the association yet`,
       );
     }
-    return adopt(p.routeTableId, target, existing);
+    return adopt(routeTableId, target, existing);
   }
 
   async update(mr: AssociationResource): Promise<string> {

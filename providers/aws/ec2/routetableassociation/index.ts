@@ -13,7 +13,7 @@ export const routeTableAssociationKind: ManagedKind<RouteTableAssociationParamet
   // out-of-band disassociation or replacement changes it.
   poll: { steadySeconds: 60, pendingSeconds: 5 },
   references: [
-    { field: 'routeTableId', to: routeTableApi },
+    { field: 'routeTableId', to: routeTableApi, required: true },
     { field: 'subnetId', to: subnetApi },
   ],
 };

@@ -2,20 +2,17 @@
 // the association as DescribeRouteTables lists it, with EC2's field names in camelCase (seed
 // 001). Nothing of an association can change: a new table or subnet means a new association.
 import { Type, type Static } from '@sinclair/typebox';
+import { celHasValueOrReference } from '../../../../apis/references';
 import { Doc, DocString, withRules } from '../../../../apis/schema';
-import type { KindApi } from '../../../../runtime/managed-kind';
-import { ImmutableId, Region } from '../fields';
+import { AssociationState, ec2KindApi, ImmutableId, Region } from '../fields';
 
-export const routeTableAssociationApi: KindApi = {
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
+export const routeTableAssociationApi = ec2KindApi({
   kind: 'RouteTableAssociation',
   plural: 'routetableassociations',
   singular: 'routetableassociation',
   shortNames: ['ec2rtbassoc'],
-  categories: ['managed', 'aws'],
   description: 'An association of an AWS EC2 route table with a subnet or a gateway, provisioned by Chronoplane.',
-};
+});
 
 export const RouteTableAssociationParameters = withRules(
   Doc('The desired state of the association, in EC2\u2019s terms.', {
@@ -34,12 +31,8 @@ export const RouteTableAssociationParameters = withRules(
     ),
   }),
   {
-    // The generated …Ref and …Selector fields count: the resolver fills the id from them.
-    rule: 'has(self.routeTableId) || has(self.routeTableIdRef) || has(self.routeTableIdSelector)',
-    message: 'one of routeTableId, routeTableIdRef or routeTableIdSelector is required',
-  },
-  {
-    rule: '(has(self.subnetId) || has(self.subnetIdRef) || has(self.subnetIdSelector) ? 1 : 0) + (has(self.gatewayId) ? 1 : 0) == 1',
+    // subnetId may come from subnetIdRef or subnetIdSelector (declared in index.ts).
+    rule: `(${celHasValueOrReference({ field: 'subnetId' })} ? 1 : 0) + (has(self.gatewayId) ? 1 : 0) == 1`,
     message: 'set exactly one of subnetId (or subnetIdRef or subnetIdSelector) and gatewayId',
   },
 );
@@ -51,11 +44,9 @@ export const RouteTableAssociationObservation = Doc('The association as EC2 last
   subnetId: Type.Optional(DocString('The associated subnet, if any.')),
   gatewayId: Type.Optional(DocString('The associated gateway, if any.')),
   main: Type.Optional(Type.Boolean({ description: 'Whether this is the VPC\u2019s main route table association.' })),
-  associationState: Type.Optional(
-    Doc('The state of the association.', {
-      state: Type.Optional(DocString('associating, associated, disassociating, disassociated or failed.')),
-      statusMessage: Type.Optional(DocString('A message about the state, such as why it failed.')),
-    }),
+  associationState: AssociationState(
+    'associating, associated, disassociating, disassociated or failed.',
+    'A message about the state, such as why it failed.',
   ),
 });
 export type RouteTableAssociationObservation = Static<typeof RouteTableAssociationObservation>;

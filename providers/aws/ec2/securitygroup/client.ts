@@ -12,9 +12,9 @@ import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
 import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
-import { desiredTags, mapToTags } from '../../tags';
-import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
-import { carriesUid, defaultEgressRuleIds, differences, groupNameFor, lateInitialize, readinessOf, toAtProvider } from './convert';
+import { carriesUid, desiredTags, mapToTags } from '../../tags';
+import { ABSENT, ec2Connector, present, uidFilter, type Ec2Api } from '../ec2-api';
+import { defaultEgressRuleIds, differences, groupNameFor, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { securityGroupApi, type SecurityGroupObservation, type SecurityGroupParameters } from './schema';
 
 type SecurityGroupResource = ManagedResource<SecurityGroupParameters, SecurityGroupObservation>;
@@ -28,18 +28,15 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
 
   async observe(mr: SecurityGroupResource): Promise<ExternalObservation<SecurityGroupParameters, SecurityGroupObservation>> {
     const groupId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!groupId) return { resourceExists: false, resourceUpToDate: false };
+    if (!groupId) return ABSENT;
     const group = await this.describe(groupId);
-    if (!group) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(group, desiredTags(securityGroupApi, mr));
-    return {
-      resourceExists: true,
-      resourceUpToDate: diff.length === 0,
+    if (!group) return ABSENT;
+    return present({
+      differences: differences(group, desiredTags(securityGroupApi, mr)),
       readiness: readinessOf(group),
       atProvider: toAtProvider(group),
       lateInitialized: lateInitialize(mr.spec.forProvider, group),
-      diff: diff.join('; ') || undefined,
-    };
+    });
   }
 
   async create(mr: SecurityGroupResource) {
@@ -53,21 +50,17 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
     }
     const groupName = groupNameFor(p, mr.metadata.name);
     const where = p.vpcId ? `VPC ${p.vpcId}` : 'the default VPC';
-    const created = await this.ec2.call(`cannot create security group ${groupName} in ${where}`, async (sdk) => {
-      try {
-        return await sdk.send(
-          new CreateSecurityGroupCommand({
-            GroupName: groupName,
-            Description: p.description,
-            VpcId: p.vpcId,
-            TagSpecifications: [{ ResourceType: 'security-group', Tags: mapToTags(desiredTags(securityGroupApi, mr)) }],
-          }),
-        );
-      } catch (error) {
-        if ((error as { name?: string }).name === 'InvalidGroup.Duplicate') return undefined;
-        throw error;
-      }
-    });
+    // InvalidGroup.Duplicate: the name is taken in the VPC; adoptNamesake decides whether by us.
+    const created = await this.ec2.callUnless(`cannot create security group ${groupName} in ${where}`, 'InvalidGroup.Duplicate', (sdk) =>
+      sdk.send(
+        new CreateSecurityGroupCommand({
+          GroupName: groupName,
+          Description: p.description,
+          VpcId: p.vpcId,
+          TagSpecifications: [{ ResourceType: 'security-group', Tags: mapToTags(desiredTags(securityGroupApi, mr)) }],
+        }),
+      ),
+    );
     const groupId = created?.GroupId ?? (await this.adoptNamesake(mr, groupName, where));
     const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgress(groupId) : '';
     const verb = created ? 'created' : 'found';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SecurityGroupRule } from '@aws-sdk/client-ec2';
-import { carriesUid, defaultEgressRuleIds, differences, groupNameFor, lateInitialize, readinessOf, toAtProvider } from './convert';
+import { carriesUid } from '../../tags';
+import { defaultEgressRuleIds, differences, groupNameFor, lateInitialize, readinessOf, toAtProvider } from './convert';
 import type { SecurityGroupParameters } from './schema';
 
 const spec: SecurityGroupParameters = { region: 'us-east-1', description: 'web servers', tags: { team: 'net' } };

@@ -3,7 +3,7 @@
 // clash found, and which rules are EC2's default egress). No I/O here.
 import type { SecurityGroup, SecurityGroupRule } from '@aws-sdk/client-ec2';
 import type { Readiness } from '../../../../runtime/external-client';
-import { UID_TAG, tagDifferences, type Tag } from '../../tags';
+import { tagDifferences } from '../../tags';
 import type { SecurityGroupObservation, SecurityGroupParameters } from './schema';
 
 export function toAtProvider(group: SecurityGroup): SecurityGroupObservation {
@@ -40,10 +40,6 @@ export function lateInitialize(spec: SecurityGroupParameters, group: SecurityGro
 export function differences(group: SecurityGroup, desiredTags: Record<string, string>): string[] {
   return tagDifferences(desiredTags, group.Tags);
 }
-
-/** Whether a resource carries the uid tag of this managed resource, i.e. an earlier attempt made it. */
-export const carriesUid = (tags: readonly Tag[] | undefined, uid: string): boolean =>
-  (tags ?? []).some((t) => t.Key === UID_TAG && t.Value === uid);
 
 /**
  * The rules EC2 adds to a new group: allow all traffic out to 0.0.0.0/0 (and ::/0 in an IPv6

@@ -4,19 +4,15 @@
 // own is not managed inline, nor shown in status).
 import { Type, type Static } from '@sinclair/typebox';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import type { KindApi } from '../../../../runtime/managed-kind';
-import { ImmutableId, Region, Tags } from '../fields';
+import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
-export const securityGroupApi: KindApi = {
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
+export const securityGroupApi = ec2KindApi({
   kind: 'SecurityGroup',
   plural: 'securitygroups',
   singular: 'securitygroup',
   shortNames: ['ec2sg'],
-  categories: ['managed', 'aws'],
   description: 'An AWS EC2 security group of a VPC, provisioned and kept in sync by Chronoplane. Its rules are SecurityGroupRule objects.',
-};
+});
 
 export const SecurityGroupParameters = Doc('The desired state of the security group, in EC2\u2019s terms.', {
   region: Region('security group'),

@@ -13,7 +13,7 @@ import { ClassifiedError } from '../../../../runtime/errors';
 import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ec2Connector, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';
 import {
   differences,
   earlierRule,
@@ -38,29 +38,20 @@ export class SecurityGroupRuleExternalClient implements ExternalClient<SecurityG
 
   async observe(mr: RuleResource): Promise<ExternalObservation<SecurityGroupRuleParameters, SecurityGroupRuleObservation>> {
     const ruleId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!ruleId) return { resourceExists: false, resourceUpToDate: false };
+    if (!ruleId) return ABSENT;
     const rule = await this.describe(ruleId);
-    if (!rule) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(mr.spec.forProvider, rule, desiredTags(securityGroupRuleApi, mr));
-    return {
-      resourceExists: true,
-      resourceUpToDate: diff.length === 0,
+    if (!rule) return ABSENT;
+    return present({
+      differences: differences(mr.spec.forProvider, rule, desiredTags(securityGroupRuleApi, mr)),
       readiness: readinessOf(rule),
       atProvider: toAtProvider(rule),
       lateInitialized: lateInitialize(mr.spec.forProvider, rule),
-      diff: diff.join('; ') || undefined,
-    };
+    });
   }
 
   async create(mr: RuleResource) {
     const p = mr.spec.forProvider;
-    const groupId = p.securityGroupId;
-    if (!groupId) {
-      throw new ClassifiedError(
-        'InvalidInput',
-        'securityGroupId is required: set securityGroupId, securityGroupIdRef or securityGroupIdSelector',
-      );
-    }
+    const groupId = requiredId(p.securityGroupId, 'securityGroupId');
     if (!hasPeer(p)) {
       throw new ClassifiedError(
         'InvalidInput',
@@ -77,17 +68,15 @@ export class SecurityGroupRuleExternalClient implements ExternalClient<SecurityG
       IpPermissions: [ipPermissionFor(p)],
       TagSpecifications: [{ ResourceType: 'security-group-rule' as const, Tags: mapToTags(desiredTags(securityGroupRuleApi, mr)) }],
     };
-    const authorized = await this.ec2.call(`cannot authorize ${p.type} rule in security group ${groupId}`, async (sdk) => {
-      try {
-        return p.type === 'egress'
-          ? await sdk.send(new AuthorizeSecurityGroupEgressCommand(request))
-          : await sdk.send(new AuthorizeSecurityGroupIngressCommand(request));
-      } catch (error) {
-        // A twin appeared since we looked (a concurrent attempt): adopt it below if it is ours.
-        if ((error as { name?: string }).name === 'InvalidPermission.Duplicate') return undefined;
-        throw error;
-      }
-    });
+    // InvalidPermission.Duplicate: a twin appeared since we looked (a concurrent attempt); adopt it below if it is ours.
+    const authorized = await this.ec2.callUnless(
+      `cannot authorize ${p.type} rule in security group ${groupId}`,
+      'InvalidPermission.Duplicate',
+      (sdk) =>
+        p.type === 'egress'
+          ? sdk.send(new AuthorizeSecurityGroupEgressCommand(request))
+          : sdk.send(new AuthorizeSecurityGroupIngressCommand(request)),
+    );
     const ruleId = authorized?.SecurityGroupRules?.[0]?.SecurityGroupRuleId ?? (await this.adoptable(mr, groupId));
     if (!ruleId)
       throw new ClassifiedError('Transient', `cannot find the id of the ${p.type} rule just authorized in ${groupId}; will look again`);

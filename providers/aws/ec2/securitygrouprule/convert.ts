@@ -4,7 +4,7 @@
 // identifies a rule by its content, so an earlier attempt's rule is found that way). No I/O.
 import type { IpPermission, SecurityGroupRule, SecurityGroupRuleRequest } from '@aws-sdk/client-ec2';
 import type { Readiness } from '../../../../runtime/external-client';
-import { UID_TAG, tagDifferences, tagsToMap } from '../../tags';
+import { carriesUid, tagDifferences, tagsToMap } from '../../tags';
 import type { SecurityGroupRuleObservation, SecurityGroupRuleParameters } from './schema';
 
 const PROTOCOL_NUMBERS: Record<string, string> = { tcp: '6', udp: '17', icmp: '1', icmpv6: '58', all: '-1' };
@@ -75,7 +75,7 @@ export type EarlierRule = { adopt: SecurityGroupRule } | { conflict: SecurityGro
  */
 export function earlierRule(p: SecurityGroupRuleParameters, uid: string, rules: readonly SecurityGroupRule[]): EarlierRule {
   const twins = rules.filter((r) => sameContent(p, r));
-  const ours = twins.find((r) => tagsToMap(r.Tags)[UID_TAG] === uid) ?? twins.find((r) => (r.Tags ?? []).length === 0);
+  const ours = twins.find((r) => carriesUid(r.Tags, uid)) ?? twins.find((r) => (r.Tags ?? []).length === 0);
   if (ours) return { adopt: ours };
   return twins[0] ? { conflict: twins[0] } : undefined;
 }

@@ -12,7 +12,7 @@ export const securityGroupRuleKind: ManagedKind<SecurityGroupRuleParameters, Sec
   // Only the description and tags can drift, so a minute is plenty; a rule is in force as soon as it exists.
   poll: { steadySeconds: 60, pendingSeconds: 5 },
   references: [
-    { field: 'securityGroupId', to: securityGroupApi },
+    { field: 'securityGroupId', to: securityGroupApi, required: true },
     { field: 'referencedGroupId', to: securityGroupApi },
   ],
 };

@@ -3,20 +3,17 @@
 // forProvider mirrors EC2's SecurityGroupRuleRequest with a type for the direction; atProvider
 // mirrors DescribeSecurityGroupRules output, with EC2's field names in camelCase.
 import { Type, type Static } from '@sinclair/typebox';
+import { celHasValueOrReference } from '../../../../apis/references';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import type { KindApi } from '../../../../runtime/managed-kind';
-import { ImmutableId, Region, Tags } from '../fields';
+import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
-export const securityGroupRuleApi: KindApi = {
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
+export const securityGroupRuleApi = ec2KindApi({
   kind: 'SecurityGroupRule',
   plural: 'securitygrouprules',
   singular: 'securitygrouprule',
   shortNames: ['ec2sgr'],
-  categories: ['managed', 'aws'],
   description: 'One inbound or outbound rule of an AWS EC2 security group, provisioned and kept in sync by Chronoplane.',
-};
+});
 
 /** Protocol names EC2 knows, -1 for all, or a protocol number 0-255. */
 const PROTOCOL_PATTERN = '^(tcp|udp|icmp|icmpv6|-1|[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])$';
@@ -86,14 +83,10 @@ export const SecurityGroupRuleParameters = withRules(
     tags: Tags('security group rule'),
   }),
   {
-    // The generated Ref and Selector fields count: the resolver fills the id from them.
-    rule: 'has(self.securityGroupId) || has(self.securityGroupIdRef) || has(self.securityGroupIdSelector)',
-    message: 'one of securityGroupId, securityGroupIdRef or securityGroupIdSelector is required',
-  },
-  {
+    // referencedGroupId may come from referencedGroupIdRef or referencedGroupIdSelector (declared in index.ts).
     rule:
       '(has(self.cidrIpv4) ? 1 : 0) + (has(self.cidrIpv6) ? 1 : 0) + (has(self.prefixListId) ? 1 : 0)' +
-      ' + (has(self.referencedGroupId) || has(self.referencedGroupIdRef) || has(self.referencedGroupIdSelector) ? 1 : 0) == 1',
+      ` + (${celHasValueOrReference({ field: 'referencedGroupId' })} ? 1 : 0) == 1`,
     message: 'exactly one of cidrIpv4, cidrIpv6, prefixListId and referencedGroupId (or its Ref or Selector) is required',
   },
   { rule: `!(${TCP_OR_UDP}) || (has(self.fromPort) && has(self.toPort))`, message: 'tcp and udp rules need fromPort and toPort' },

@@ -7,11 +7,10 @@ import {
   type Subnet,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import { ClassifiedError } from '../../../../runtime/errors';
 import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, requiredId, uidFilter, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { subnetApi, type SubnetObservation, type SubnetParameters } from './schema';
 
@@ -24,18 +23,15 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
 
   async observe(mr: SubnetResource): Promise<ExternalObservation<SubnetParameters, SubnetObservation>> {
     const subnetId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!subnetId) return { resourceExists: false, resourceUpToDate: false };
+    if (!subnetId) return ABSENT;
     const subnet = await this.describe(subnetId);
-    if (!subnet) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(mr.spec.forProvider, subnet, desiredTags(subnetApi, mr));
-    return {
-      resourceExists: true,
-      resourceUpToDate: diff.length === 0,
+    if (!subnet) return ABSENT;
+    return present({
+      differences: differences(mr.spec.forProvider, subnet, desiredTags(subnetApi, mr)),
       readiness: readinessOf(subnet),
       atProvider: toAtProvider(subnet),
       lateInitialized: lateInitialize(mr.spec.forProvider, subnet),
-      diff: diff.join('; ') || undefined,
-    };
+    });
   }
 
   async create(mr: SubnetResource) {
@@ -46,11 +42,11 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
       return { externalName: earlier.SubnetId, summary: `found subnet ${earlier.SubnetId} made by an earlier attempt` };
     }
     const p = mr.spec.forProvider;
-    if (!p.vpcId) throw new ClassifiedError('InvalidInput', 'vpcId is required: set vpcId, vpcIdRef or vpcIdSelector');
-    const created = await this.ec2.call(`cannot create subnet ${p.cidrBlock} in VPC ${p.vpcId}`, (sdk) =>
+    const vpcId = requiredId(p.vpcId, 'vpcId');
+    const created = await this.ec2.call(`cannot create subnet ${p.cidrBlock} in VPC ${vpcId}`, (sdk) =>
       sdk.send(
         new CreateSubnetCommand({
-          VpcId: p.vpcId,
+          VpcId: vpcId,
           CidrBlock: p.cidrBlock,
           AvailabilityZone: p.availabilityZone,
           TagSpecifications: [{ ResourceType: 'subnet', Tags: mapToTags(desiredTags(subnetApi, mr)) }],
@@ -62,7 +58,7 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
     await this.applyAttributes(subnetId, p, subnet);
     return {
       externalName: subnetId,
-      summary: `created subnet ${subnetId} (${p.cidrBlock}) in VPC ${p.vpcId}, ${subnet.AvailabilityZone ?? p.region}`,
+      summary: `created subnet ${subnetId} (${p.cidrBlock}) in VPC ${vpcId}, ${subnet.AvailabilityZone ?? p.region}`,
     };
   }
 

@@ -4,6 +4,7 @@
 import type { Subnet } from '@aws-sdk/client-ec2';
 import type { Readiness } from '../../../../runtime/external-client';
 import { tagDifferences } from '../../tags';
+import { toAssociationState } from '../fields';
 import type { SubnetObservation, SubnetParameters } from './schema';
 
 export function toAtProvider(subnet: Subnet): SubnetObservation {
@@ -19,9 +20,7 @@ export function toAtProvider(subnet: Subnet): SubnetObservation {
     ipv6CidrBlockAssociationSet: subnet.Ipv6CidrBlockAssociationSet?.map((a) => ({
       associationId: a.AssociationId,
       ipv6CidrBlock: a.Ipv6CidrBlock,
-      ipv6CidrBlockState: a.Ipv6CidrBlockState
-        ? { state: a.Ipv6CidrBlockState.State, statusMessage: a.Ipv6CidrBlockState.StatusMessage }
-        : undefined,
+      ipv6CidrBlockState: toAssociationState(a.Ipv6CidrBlockState),
     })),
   };
 }

@@ -11,5 +11,5 @@ export const subnetKind: ManagedKind<SubnetParameters, SubnetObservation> = {
   // A subnet rarely drifts; a minute balances drift detection against API calls. A pending
   // subnet usually becomes available within seconds.
   poll: { steadySeconds: 60, pendingSeconds: 5 },
-  references: [{ field: 'vpcId', to: vpcApi }],
+  references: [{ field: 'vpcId', to: vpcApi, required: true }],
 };

@@ -2,72 +2,56 @@
 // atProvider mirrors DescribeSubnets output, with EC2's field names in camelCase (seed 001).
 import { Type, type Static } from '@sinclair/typebox';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import type { KindApi } from '../../../../runtime/managed-kind';
-import { ImmutableId, Region, Tags } from '../fields';
+import { CidrBlockState, ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
-export const subnetApi: KindApi = {
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
+export const subnetApi = ec2KindApi({
   kind: 'Subnet',
   plural: 'subnets',
   singular: 'subnet',
   shortNames: ['ec2subnet'],
-  categories: ['managed', 'aws'],
   description: 'An AWS EC2 subnet of a VPC, provisioned and kept in sync by Chronoplane.',
-};
+});
 
-export const SubnetParameters = withRules(
-  Doc('The desired state of the subnet, in EC2\u2019s terms.', {
-    region: Region('subnet'),
-    vpcId: ImmutableId('vpcId', 'The ID of the VPC the subnet belongs to. Set it, or let vpcIdRef or vpcIdSelector fill it in.'),
-    cidrBlock: withRules(
-      immutable(
-        DocString(
-          'The IPv4 network range of the subnet in CIDR notation, such as 10.0.1.0/24. It must lie within the VPC\u2019s range and not overlap its other subnets; EC2 accepts netmasks from /16 to /28.',
-        ),
-        'cidrBlock',
+export const SubnetParameters = Doc('The desired state of the subnet, in EC2\u2019s terms.', {
+  region: Region('subnet'),
+  vpcId: ImmutableId('vpcId', 'The ID of the VPC the subnet belongs to. Set it, or let vpcIdRef or vpcIdSelector fill it in.'),
+  cidrBlock: withRules(
+    immutable(
+      DocString(
+        'The IPv4 network range of the subnet in CIDR notation, such as 10.0.1.0/24. It must lie within the VPC\u2019s range and not overlap its other subnets; EC2 accepts netmasks from /16 to /28.',
       ),
-      { rule: 'isCIDR(self) && cidr(self).ip().family() == 4', message: 'cidrBlock must be an IPv4 CIDR such as 10.0.1.0/24' },
+      'cidrBlock',
     ),
-    availabilityZone: Type.Optional(
-      immutable(
-        DocString(
-          'The Availability Zone of the subnet, such as us-east-1a. Set at creation; EC2 picks one when omitted, and the spec adopts it.',
-          {
-            maxLength: 64,
-          },
-        ),
-        'availabilityZone',
+    { rule: 'isCIDR(self) && cidr(self).ip().family() == 4', message: 'cidrBlock must be an IPv4 CIDR such as 10.0.1.0/24' },
+  ),
+  availabilityZone: Type.Optional(
+    immutable(
+      DocString(
+        'The Availability Zone of the subnet, such as us-east-1a. Set at creation; EC2 picks one when omitted, and the spec adopts it.',
+        {
+          maxLength: 64,
+        },
       ),
+      'availabilityZone',
     ),
-    mapPublicIpOnLaunch: Type.Optional(
-      Type.Boolean({ description: 'Whether network interfaces created in the subnet get a public IPv4 address. EC2 defaults to false.' }),
-    ),
-    assignIpv6AddressOnCreation: Type.Optional(
-      Type.Boolean({
-        description:
-          'Whether network interfaces created in the subnet get an IPv6 address. EC2 defaults to false, and allows true only when the subnet has an IPv6 CIDR block.',
-      }),
-    ),
-    tags: Tags('subnet'),
-  }),
-  {
-    // The generated vpcIdRef and vpcIdSelector count: the resolver fills vpcId from them.
-    rule: 'has(self.vpcId) || has(self.vpcIdRef) || has(self.vpcIdSelector)',
-    message: 'one of vpcId, vpcIdRef or vpcIdSelector is required',
-  },
-);
+  ),
+  mapPublicIpOnLaunch: Type.Optional(
+    Type.Boolean({ description: 'Whether network interfaces created in the subnet get a public IPv4 address. EC2 defaults to false.' }),
+  ),
+  assignIpv6AddressOnCreation: Type.Optional(
+    Type.Boolean({
+      description:
+        'Whether network interfaces created in the subnet get an IPv6 address. EC2 defaults to false, and allows true only when the subnet has an IPv6 CIDR block.',
+    }),
+  ),
+  tags: Tags('subnet'),
+});
 export type SubnetParameters = Static<typeof SubnetParameters>;
 
 export const SubnetIpv6CidrBlockAssociation = Doc('An IPv6 CIDR block associated with the subnet.', {
   associationId: Type.Optional(DocString('The association ID.')),
   ipv6CidrBlock: Type.Optional(DocString('The IPv6 CIDR block.')),
-  ipv6CidrBlockState: Type.Optional(
-    Doc('The state of the association.', {
-      state: Type.Optional(DocString('associating, associated, disassociating, disassociated, failing or failed.')),
-      statusMessage: Type.Optional(DocString('A message about the state.')),
-    }),
-  ),
+  ipv6CidrBlockState: CidrBlockState,
 });
 
 export const SubnetObservation = Doc('The subnet as EC2 last reported it.', {

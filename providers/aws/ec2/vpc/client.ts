@@ -11,7 +11,7 @@ import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ec2Connector, uidFilter, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, uidFilter, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, readinessOf, toAtProvider, type ObservedVpc } from './convert';
 import { vpcApi, type VpcObservation, type VpcParameters } from './schema';
 
@@ -24,18 +24,15 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
 
   async observe(mr: VpcResource): Promise<ExternalObservation<VpcParameters, VpcObservation>> {
     const vpcId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!vpcId) return { resourceExists: false, resourceUpToDate: false };
+    if (!vpcId) return ABSENT;
     const observed = await this.describe(vpcId);
-    if (!observed) return { resourceExists: false, resourceUpToDate: false };
-    const diff = differences(mr.spec.forProvider, observed, desiredTags(vpcApi, mr));
-    return {
-      resourceExists: true,
-      resourceUpToDate: diff.length === 0,
+    if (!observed) return ABSENT;
+    return present({
+      differences: differences(mr.spec.forProvider, observed, desiredTags(vpcApi, mr)),
       readiness: readinessOf(observed.vpc),
       atProvider: toAtProvider(observed),
       lateInitialized: lateInitialize(mr.spec.forProvider, observed),
-      diff: diff.join('; ') || undefined,
-    };
+    });
   }
 
   async create(mr: VpcResource) {

@@ -4,6 +4,7 @@
 import type { Vpc } from '@aws-sdk/client-ec2';
 import type { Readiness } from '../../../../runtime/external-client';
 import { tagDifferences } from '../../tags';
+import { toAssociationState } from '../fields';
 import type { VpcObservation, VpcParameters } from './schema';
 
 /** A VPC plus the two attributes DescribeVpcs leaves out. */
@@ -23,7 +24,7 @@ export function toAtProvider({ vpc }: ObservedVpc): VpcObservation {
     cidrBlockAssociationSet: vpc.CidrBlockAssociationSet?.map((a) => ({
       associationId: a.AssociationId,
       cidrBlock: a.CidrBlock,
-      cidrBlockState: a.CidrBlockState ? { state: a.CidrBlockState.State, statusMessage: a.CidrBlockState.StatusMessage } : undefined,
+      cidrBlockState: toAssociationState(a.CidrBlockState),
     })),
   };
 }

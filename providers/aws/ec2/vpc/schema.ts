@@ -2,19 +2,15 @@
 // mirrors DescribeVpcs output, with EC2's field names in camelCase (seed 001, "Field Names").
 import { Type, type Static } from '@sinclair/typebox';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import type { KindApi } from '../../../../runtime/managed-kind';
-import { Region, Tags } from '../fields';
+import { CidrBlockState, ec2KindApi, Region, Tags } from '../fields';
 
-export const vpcApi: KindApi = {
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
+export const vpcApi = ec2KindApi({
   kind: 'VPC',
   plural: 'vpcs',
   singular: 'vpc',
   shortNames: ['ec2vpc'],
-  categories: ['managed', 'aws'],
   description: 'An AWS EC2 Virtual Private Cloud, provisioned and kept in sync by Chronoplane.',
-};
+});
 
 export const VpcParameters = Doc('The desired state of the VPC, in EC2\u2019s terms.', {
   region: Region('VPC'),
@@ -46,12 +42,7 @@ export type VpcParameters = Static<typeof VpcParameters>;
 export const VpcCidrBlockAssociation = Doc('An IPv4 CIDR block associated with the VPC.', {
   associationId: Type.Optional(DocString('The association ID.')),
   cidrBlock: Type.Optional(DocString('The IPv4 CIDR block.')),
-  cidrBlockState: Type.Optional(
-    Doc('The state of the association.', {
-      state: Type.Optional(DocString('associating, associated, disassociating, disassociated, failing or failed.')),
-      statusMessage: Type.Optional(DocString('A message about the state.')),
-    }),
-  ),
+  cidrBlockState: CidrBlockState,
 });
 
 export const VpcObservation = Doc('The VPC as EC2 last reported it.', {

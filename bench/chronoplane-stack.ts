@@ -1,0 +1,116 @@
+// The stack every Chronoplane scenario runs on: fresh servers (kube-apiserver with etcd,
+// Temporal, moto) in a temp dir, the CRDs and default ProviderConfig, our worker and watcher
+// with metrics ports of their own, and a Temporal client. One run, one stack: nothing a previous
+// scenario left behind can be measured by the next.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { ensureInstalled } from '../stack/install';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startController, stopController, TASK_QUEUE } from '../stack/controllers';
+import { kubectl } from '../stack/kubectl';
+import { freePort } from '../stack/ports';
+import type { RunResult } from '../stack/run-command';
+import { startTestStack, type TestStack } from '../stack/test-stack';
+
+export interface BenchStackOptions {
+  /** CHRONOPLANE_POLL_STEADY_SECONDS for the worker: how often settled resources are observed again. */
+  steadyPollSeconds: number;
+  /** Leave the state directory (logs, kubeconfig, journal) behind for a look. */
+  keep: boolean;
+}
+
+export interface BenchStack {
+  /** State of every server, worker and watcher (each writes `…/run/<name>.pid` under it). */
+  dir: string;
+  servers: TestStack;
+  pids: { worker: number; watcher: number };
+  workerMetricsPort: number;
+  watcherMetricsPort: number;
+  temporal: Client;
+  kubectl(args: string[], input?: string): Promise<RunResult>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
+  await ensureInstalled();
+  const dir = await mkdtemp(join(tmpdir(), 'chronoplane-bench-'));
+  const removeDir = () => (options.keep ? Promise.resolve() : rm(dir, { recursive: true, force: true }));
+  let servers: TestStack;
+  try {
+    servers = await startTestStack({ dir, bootstrap: true });
+  } catch (error) {
+    await removeDir();
+    throw error;
+  }
+  const [workerMetricsPort, watcherMetricsPort] = [await freePort(), await freePort()];
+  const environment = {
+    temporalAddress: servers.temporalAddress,
+    temporalNamespace: servers.temporalNamespace,
+    kubeconfigPath: servers.kubeconfigPath,
+    extra: {
+      CHRONOPLANE_WORKER_METRICS_PORT: String(workerMetricsPort),
+      CHRONOPLANE_WATCHER_METRICS_PORT: String(watcherMetricsPort),
+      CHRONOPLANE_POLL_STEADY_SECONDS: String(options.steadyPollSeconds),
+      LOG_LEVEL: 'warn',
+    },
+  };
+  // BENCH_WORKER_NODE_OPTIONS (e.g. `--import ./profile.mjs`) goes to the worker only, for profiling.
+  const workerNodeOptions: Record<string, string> = process.env.BENCH_WORKER_NODE_OPTIONS
+    ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS }
+    : {};
+  let connection: Connection | undefined;
+  const stop = async () => {
+    await connection?.close();
+    await Promise.allSettled([stopController(dir, 'worker'), stopController(dir, 'watcher')]);
+    await servers.stop();
+    await removeDir();
+  };
+  try {
+    const worker = await startController(dir, 'worker', { ...environment, extra: { ...environment.extra, ...workerNodeOptions } });
+    const watcher = await startController(dir, 'watcher', environment);
+    connection = await Connection.connect({ address: servers.temporalAddress });
+    await waitUntilWorkerPolls(connection, servers.temporalNamespace);
+    return {
+      dir,
+      servers,
+      pids: { worker: worker.pid, watcher: watcher.pid },
+      workerMetricsPort,
+      watcherMetricsPort,
+      temporal: new Client({ connection, namespace: servers.temporalNamespace }),
+      kubectl: (args, input) => kubectl(servers.kubeconfigPath, args, input),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** temporal.api.enums.v1.TaskQueueType: a worker polls one queue of each. */
+const TASK_QUEUE_TYPES = { workflow: 1, activity: 2 } as const;
+
+/**
+ * Waits until the worker polls for both workflow and activity tasks. startController returns
+ * once the process is up, but on a loaded 2-core box the worker can take half a minute more to
+ * load; a run started before then would count the worker's start-up as apply latency.
+ */
+async function waitUntilWorkerPolls(connection: Connection, namespace: string, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const polled = await Promise.all(
+      Object.values(TASK_QUEUE_TYPES).map(async (taskQueueType) => {
+        const { pollers } = await connection.workflowService.describeTaskQueue({
+          namespace,
+          taskQueue: { name: TASK_QUEUE },
+          taskQueueType,
+        });
+        return (pollers ?? []).length > 0;
+      }),
+    );
+    if (polled.every(Boolean)) return;
+    if (Date.now() > deadline) throw new Error(`the worker did not poll task queue ${TASK_QUEUE} within ${timeoutMs / 1000} s`);
+    await sleep(250);
+  }
+}

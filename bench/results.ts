@@ -1,0 +1,19 @@
+// Every scenario keeps its figures as JSON in bench/results/ (git-ignored), one file per run,
+// so runs can be compared later without scraping the printed tables.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const RESULTS_DIR = join(import.meta.dirname, 'results');
+
+/** Writes `bench/results/<name>-<date>.json` and returns its path. */
+export async function writeResult<Result extends { date: string }>(name: string, result: Result): Promise<string> {
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, `${name}-${result.date.replace(/[:.]/g, '-')}.json`);
+  await writeFile(file, JSON.stringify(result, null, 2));
+  return file;
+}
+
+/** What the figures were measured on; a 2-core box with every server on it is not a cloud. */
+export async function machine(): Promise<{ cores: number | undefined; node: string }> {
+  return { cores: (await readFile('/proc/cpuinfo', 'utf8')).match(/^processor/gm)?.length, node: process.version };
+}

@@ -1,0 +1,221 @@
+// The dependency chain: examples/aws-network/ (12 resources) applied verbatim with
+// `kubectl apply -f` into a fresh namespace, then deleted with `kubectl delete -f`.
+//
+// What our ordering costs is the gap between two figures: the time from apply to all Ready,
+// and its limit, the sum of the create latencies along the heaviest dependency chain (no control
+// plane can beat it, since each object there needs its predecessor Ready before it can be
+// created). Per dependency edge, the wake-up gap says where that time goes: from the target
+// seen Ready to the dependent's create being scheduled. Then each phase's EC2 calls, the
+// DependencyViolations (goal 0), and whether moto itself, with its one journal lock, is the
+// bottleneck rather than us.
+import { join } from 'node:path';
+import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
+import { apiVersionOf } from '../../runtime/managed-kind';
+import { repoRoot } from '../../stack/paths';
+import { startBenchStack, type BenchStack } from '../chronoplane-stack';
+import { ec2Inventory, formatLeftovers, inventoryAdded } from '../ec2-inventory';
+import { formatCounts, formatSeconds, percentile, table } from '../measure';
+import { chainTiming, type ChainTiming, type EdgeFigures } from '../chain-timing';
+import { readNetworkGraph } from '../network-graph';
+import { instrumentMoto, phaseBetween, phaseRows, readProbe, type PhaseFigures, type ProbeTarget } from '../phase-probe';
+import { processesUnder } from '../process-cpu';
+import { formatLatencies, latenciesBetween, readWorkerLatencies } from '../worker-latencies';
+import { machine, writeResult } from '../results';
+import { keyOfObject, watchObjects } from '../watch-objects';
+import { reconcileTimeline, type ReconcileTimeline } from '../workflow-timeline';
+
+export const NETWORK_DIR = join(repoRoot, 'examples', 'aws-network');
+const namespace = 'bench-network';
+/** The files name no ProviderConfig, so the default one signs; stack/cluster-bootstrap.ts gives it this key. */
+const DEFAULT_PROVIDER_CONFIG_ACCESS_KEY_ID = 'testing';
+/** Like the VPC scenario and the peer's --poll, so that polls would show if wake-ups failed. */
+const steadyPollSeconds = 10;
+/** The goal for each wake-up gap. */
+const WAKE_UP_GOAL_SECONDS = 1;
+const TIMEOUT_MS = 300_000;
+
+export interface NetworkChainResult extends ChainTiming {
+  date: string;
+  resources: number;
+  applyCommandSeconds: number;
+  applyToAllReadySeconds: number;
+  /** Seconds from the apply until each object was first seen Ready, by Kind/name. */
+  readyAfterSeconds: Record<string, number>;
+  deleteToGoneSeconds: number;
+  /** Seconds from the delete until each object was gone from the API server, by Kind/name. */
+  goneAfterSeconds: Record<string, number>;
+  /** Ids present after the delete that were not there before the apply; {} means nothing leaked. */
+  leftAtEc2: Record<string, string[]>;
+  phases: { apply: PhaseFigures; delete: PhaseFigures };
+  /** Count and mean duration of each workflow step (local activities, activities, workflow tasks) while applying. */
+  workerStepsDuringApply: Record<string, { count: number; meanMs: number }>;
+}
+
+export async function runNetworkChain(options: { keep: boolean }): Promise<NetworkChainResult> {
+  instrumentMoto();
+  const bench = await startBenchStack({ steadyPollSeconds, keep: options.keep });
+  try {
+    return await measureNetwork(bench);
+  } finally {
+    await bench.stop();
+  }
+}
+
+async function measureNetwork(bench: BenchStack): Promise<NetworkChainResult> {
+  const { ec2Endpoint, kubeconfigPath } = bench.servers;
+  await warmUp(bench);
+  await bench.kubectl(['create', 'namespace', namespace]);
+  const graph = await readNetworkGraph(NETWORK_DIR, namespace);
+  const keys = graph.objects.map((o) => o.key);
+  const apis = [...new Map(graph.objects.map((o) => [o.api.kind, o.api])).values()];
+  const probe: ProbeTarget = {
+    ec2Endpoint,
+    accessKeyId: DEFAULT_PROVIDER_CONFIG_ACCESS_KEY_ID,
+    processes: await processesUnder(bench.dir),
+  };
+  const inventoryBefore = await ec2Inventory(ec2Endpoint);
+  const objects = await watchObjects(kubeconfigPath, apis, { namespace });
+  try {
+    const [beforeApply, workerBeforeApply] = await Promise.all([readProbe(probe), readWorkerLatencies(bench.workerMetricsPort)]);
+    const allReady = objects.waitFor(() => keys.every((key) => objects.readyAt.has(key)), TIMEOUT_MS);
+    allReady.catch(() => {}); // awaited below, unless the apply fails first
+    const appliedAt = Date.now();
+    await bench.kubectl(['apply', '-n', namespace, '-f', NETWORK_DIR]);
+    const applyReturnedAt = Date.now();
+    await allReady.catch((error: Error) => {
+      throw new Error(`${error.message}: not all Ready. ${objects.describe()}`);
+    });
+    const allReadyAt = Date.now();
+    const [afterApply, workerAfterApply] = await Promise.all([readProbe(probe), readWorkerLatencies(bench.workerMetricsPort)]);
+    const seen = { seenAt: new Map(objects.seenAt), readyAt: new Map(objects.readyAt) };
+
+    const timelines = new Map<string, ReconcileTimeline>();
+    for (const { key, api, name } of graph.objects) timelines.set(key, await reconcileTimeline(bench.temporal, api, namespace, name));
+
+    const beforeDelete = await readProbe(probe);
+    const allGone = objects.waitFor(() => !keys.some((key) => objects.current.has(key)), TIMEOUT_MS);
+    allGone.catch(() => {}); // awaited below, unless the delete fails first
+    const deleteStart = Date.now();
+    await bench.kubectl(['delete', '-n', namespace, '-f', NETWORK_DIR, '--wait=false']);
+    await allGone.catch((error: Error) => {
+      throw new Error(`${error.message}: not all gone. ${objects.describe()}`);
+    });
+    const allGoneAt = Date.now();
+    const afterDelete = await readProbe(probe);
+
+    const result: NetworkChainResult = {
+      date: new Date().toISOString(),
+      resources: keys.length,
+      applyCommandSeconds: (applyReturnedAt - appliedAt) / 1000,
+      applyToAllReadySeconds: (allReadyAt - appliedAt) / 1000,
+      readyAfterSeconds: secondsAfter(appliedAt, seen.readyAt),
+      ...chainTiming(graph, appliedAt, seen, timelines),
+      deleteToGoneSeconds: (allGoneAt - deleteStart) / 1000,
+      goneAfterSeconds: secondsAfter(deleteStart, objects.goneAt),
+      leftAtEc2: inventoryAdded(inventoryBefore, await ec2Inventory(ec2Endpoint)),
+      phases: { apply: phaseBetween(probe, beforeApply, afterApply), delete: phaseBetween(probe, beforeDelete, afterDelete) },
+      workerStepsDuringApply: latenciesBetween(workerBeforeApply, workerAfterApply),
+    };
+    printNetworkTable(result);
+    console.log(`\nwrote ${await writeResult('network-chain', { ...result, machine: await machine() })}`);
+    return result;
+  } finally {
+    await objects.stop();
+  }
+}
+
+/**
+ * One VPC through the whole path (watcher, workflow, EC2, status) and back, before measuring. A
+ * control plane that users apply to has been running: the first create after start-up also
+ * loads the EC2 SDK and compiles the workflow code paths, seconds on a loaded 2-core box, and
+ * that would count against the first object of the chain but not against the limit. The peer
+ * is warmed up the same way (stack/peers.ts waits for canary objects to reconcile).
+ */
+async function warmUp(bench: BenchStack): Promise<void> {
+  const namespace = 'bench-warm-up';
+  const name = 'warm-up';
+  const key = keyOfObject(vpcApi.kind, name);
+  await bench.kubectl(['create', 'namespace', namespace]);
+  const vpcs = await watchObjects(bench.servers.kubeconfigPath, [vpcApi], { namespace });
+  try {
+    const ready = vpcs.waitFor(() => vpcs.readyAt.has(key), TIMEOUT_MS);
+    ready.catch(() => {}); // awaited below, unless the apply fails first
+    const vpc = {
+      apiVersion: apiVersionOf(vpcApi),
+      kind: vpcApi.kind,
+      metadata: { name, namespace },
+      spec: { forProvider: { region: 'us-east-1', cidrBlock: '10.99.0.0/16' } },
+    };
+    await bench.kubectl(['apply', '-f', '-'], JSON.stringify(vpc));
+    await ready.catch((error: Error) => {
+      throw new Error(`${error.message}: the warm-up VPC did not turn Ready. ${vpcs.describe()}`);
+    });
+    await bench.kubectl(['delete', 'vpc', name, '-n', namespace, '--timeout=120s']);
+  } finally {
+    await vpcs.stop();
+  }
+}
+
+function printNetworkTable(result: NetworkChainResult): void {
+  const lastEdges = result.edges.filter((e) => e.last).map((e) => e.gapSeconds);
+  const allEdges = result.edges.map((e) => e.gapSeconds);
+  const slow = result.edges.filter((e) => e.last && e.gapSeconds > WAKE_UP_GOAL_SECONDS);
+  const timeline = result.chainTimeline;
+  console.log(`\n== examples/aws-network/: ${result.resources} resources, kubectl apply -f / delete -f ==`);
+  console.log(
+    table([
+      ['kubectl apply returned after', formatSeconds(result.applyCommandSeconds)],
+      ['apply to all Ready', formatSeconds(result.applyToAllReadySeconds)],
+      [
+        'limit: create latencies along the heaviest chain',
+        `${formatSeconds(result.chainLimitSeconds)} (${result.chain.join(' → ')}; ${(result.applyToAllReadySeconds / result.chainLimitSeconds).toFixed(2)}× is what ordering costs, goal ≤ 1.2×)`,
+      ],
+      [
+        '  the chain: kubectl + first pass + create latencies + wake-up gaps',
+        [timeline.toFirstObjectSeconds, timeline.firstPassSeconds, timeline.createLatenciesSeconds, timeline.wakeUpGapsSeconds]
+          .map(formatSeconds)
+          .join(' + ') + ` = ${formatSeconds(timeline.totalSeconds)} after the apply`,
+      ],
+      ['create latency (createExternal scheduled → Ready) p50 / max', quantiles(Object.values(result.createLatencySeconds))],
+      [
+        'wake-up gap, last dependency → create scheduled, p50 / max',
+        `${quantiles(lastEdges)} over ${lastEdges.length} edges; ${slow.length === 0 ? 'none' : slow.length} over ${WAKE_UP_GOAL_SECONDS} s`,
+      ],
+      [
+        'wake-up gap, every edge, p50 / max',
+        `${quantiles(allEdges)} over ${allEdges.length} edges (an earlier dependency's includes the wait for a later one)`,
+      ],
+      ...result.edges.map((edge) => [`  ${edge.target} → ${edge.dependent}`, describeEdge(edge)]),
+      ...(Object.keys(result.repeatedCreates).length > 0
+        ? [['createExternal scheduled more than once', JSON.stringify(result.repeatedCreates)]]
+        : []),
+      ['apply phase', ''],
+      ['  worker steps (count × mean)', formatLatencies(result.workerStepsDuringApply)],
+      ...phaseRows(result.phases.apply),
+      ['delete to all gone', formatSeconds(result.deleteToGoneSeconds)],
+      ['  gone after, in order', formatCounts(result.goneAfterSeconds, ' s', 'ascending')],
+      ...phaseRows(result.phases.delete),
+      ['left at the EC2 endpoint', formatLeftovers(result.leftAtEc2)],
+    ]),
+  );
+}
+
+function describeEdge(edge: EdgeFigures): string {
+  const over = edge.last && edge.gapSeconds > WAKE_UP_GOAL_SECONDS ? `  OVER ${WAKE_UP_GOAL_SECONDS} s` : '';
+  const pass = edge.creatingPass;
+  return [
+    `${formatSeconds(edge.gapSeconds)}${over}`,
+    edge.last ? undefined : 'not its last dependency: includes the wait for the other',
+    pass &&
+      `creating pass started by ${pass.startedBy} at ${formatSigned(pass.startedAfterSeconds)}, create scheduled ${formatSeconds(pass.secondsToCreate)} later`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** Seconds from `start` to each time, by key, rounded to milliseconds. */
+const secondsAfter = (start: number, times: ReadonlyMap<string, number>) =>
+  Object.fromEntries([...times].map(([key, at]) => [key, Math.round(at - start) / 1000]));
+
+const quantiles = (values: number[]) => `${formatSeconds(percentile(values, 0.5))} / ${formatSeconds(Math.max(...values))}`;
+const formatSigned = (seconds: number) => `${seconds >= 0 ? '+' : ''}${seconds.toFixed(2)} s`;
