@@ -9,6 +9,7 @@ import {
   PatchStrategy,
   setHeaderOptions,
   type CoreV1Event,
+  type V1Secret,
 } from '@kubernetes/client-node';
 import type { ClusterKind, ConnectContext } from '../runtime/external-client';
 import type { ManagedResource } from '../runtime/managed-resource';
@@ -134,6 +135,21 @@ export class KubeAccess implements ConnectContext {
     const secret = await orUndefinedOn404(() => this.core.readNamespacedSecret({ namespace, name }));
     const encoded = secret?.data?.[key];
     return encoded === undefined ? undefined : Buffer.from(encoded, 'base64').toString('utf8');
+  }
+
+  /** Connection Secrets (activities/connection-secret.ts); a missing one is undefined. */
+  async readSecret(namespace: string, name: string): Promise<V1Secret | undefined> {
+    return orUndefinedOn404(() => this.core.readNamespacedSecret({ namespace, name }));
+  }
+
+  /** Fails with 409 when one of that name appeared since it was found missing. */
+  async createSecret(namespace: string, secret: V1Secret): Promise<V1Secret> {
+    return this.core.createNamespacedSecret({ namespace, body: secret, fieldManager: FIELD_MANAGER });
+  }
+
+  /** Fails with 409 when it changed since it was read (its metadata carries the resourceVersion). */
+  async replaceSecret(namespace: string, name: string, secret: V1Secret): Promise<V1Secret> {
+    return this.core.replaceNamespacedSecret({ namespace, name, body: secret, fieldManager: FIELD_MANAGER });
   }
 }
 

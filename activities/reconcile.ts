@@ -1,13 +1,14 @@
 // The reconcile workflow's activities: every read and write of the managed resource and of the
-// external resource happens here. Each one re-reads the object, checks it is still the same
-// object (uid) and is safe to retry.
+// external resource happens here. observe reads the object from the worker's cache (as new as
+// the pass needs, see object-cache.ts); every other activity re-reads it from the API server,
+// checks it is still the same object (uid) and is safe to retry.
 import { activityInfo, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { EXTERNAL_NAME, FINALIZER, PAUSED } from '../apis/annotations';
 import type { Condition } from '../apis/conditions';
 import type { ExternalClient } from '../runtime/external-client';
 import { OBJECT_GONE } from '../runtime/errors';
-import type { ManagedKind, ResourceRef } from '../runtime/managed-kind';
+import type { ManagedKind, PollIntervals, ResourceRef } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { PassObservation } from '../workflows/observation';
 import { findKind, kindFor } from '../providers/registry';
@@ -17,6 +18,8 @@ import { ReferenceAccess } from './references';
 import { asActivity, classify } from './failures';
 import { toKubeEvent, type EventNote } from './events';
 import { isStatus, type KubeAccess } from './kube';
+import { apiServerReads, type ObjectSource } from './object-cache';
+import { ConnectionPublisher } from './connection-secret';
 
 export interface WriteBack {
   lateInitialized?: Record<string, unknown>;
@@ -26,17 +29,21 @@ export interface WriteBack {
 
 export interface ReconcileActivityOptions {
   /** Overrides every kind's poll intervals (seconds); tests use short ones. */
-  pollOverride?: { steadySeconds?: number; pendingSeconds?: number };
+  pollOverride?: Partial<PollIntervals>;
   /**
    * Fault injection for crash tests: exit the process right after a create attempt's external
    * create call. Only first attempts exit: the retry is the recovery under test, and must finish.
    */
   exitAfterExternalCreate?: boolean;
+  /** Where observe reads the object; a GET each time when absent. */
+  objects?: ObjectSource;
 }
 
 export function createReconcileActivities(kube: KubeAccess, options: ReconcileActivityOptions = {}) {
   const kindOf = (ref: ResourceRef): ManagedKind => kindFor(ref.group, ref.kind);
   const references = new ReferenceAccess(kube);
+  const objects = options.objects ?? apiServerReads(kube);
+  const connectionSecrets = new ConnectionPublisher(kube);
 
   async function connect(ref: ResourceRef, mr: ManagedResource): Promise<ExternalClient<unknown, unknown>> {
     return kindOf(ref).connector.connect(mr, kube) as Promise<ExternalClient<unknown, unknown>>;
@@ -64,7 +71,14 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
   const objectGone = (ref: ResourceRef, uid: string) =>
     ApplicationFailure.nonRetryable(`${ref.kind} ${ref.namespace}/${ref.name} (uid ${uid}) no longer exists`, OBJECT_GONE);
 
-  /** The object as it is now, provided it is still the one this workflow reconciles. */
+  /**
+   * The object as it is now, provided it is still the one this workflow reconciles. Always a
+   * GET, never the cache: these reads feed writes. addFinalizer and removeFinalizer replace the
+   * whole object, so it must carry everything (the cache drops kubectl's last-applied copy); and
+   * create or update must act on the spec the pass decided on, including references
+   * resolveReferences wrote moments ago, which this worker's informer (or another worker's, for
+   * a provider activity) may not have seen yet. They run only when a pass changes something.
+   */
   async function current(ref: ResourceRef, uid: string): Promise<ManagedResource> {
     const mr = await kube.get(ref);
     if (!mr || mr.metadata.uid !== uid) throw objectGone(ref, uid);
@@ -90,10 +104,14 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
   }
 
   return {
-    /** Reads the object and observes the external resource; runs as a local activity. */
-    async observe(ref: ResourceRef): Promise<PassObservation> {
+    /**
+     * Reads the object and observes the external resource; runs as a local activity. The object
+     * comes from the cache, no older than `atLeast`: the resourceVersion of the newest watch
+     * event or own write the workflow knows of (absent in histories from before it was passed).
+     */
+    async observe(ref: ResourceRef, atLeast?: string): Promise<PassObservation> {
       return asActivity(async () => {
-        const mr = await kube.get(ref);
+        const mr = await objects.read(ref, atLeast);
         if (!mr) return { found: false };
         const kind = kindOf(ref);
         const m = mr.metadata;
@@ -111,16 +129,24 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           statusObservedGeneration: mr.status?.observedGeneration,
           atProvider: mr.status?.atProvider,
         } as const;
-        const poll = {
+        const poll: PollIntervals = {
           steadySeconds: options.pollOverride?.steadySeconds ?? kind.poll.steadySeconds,
           pendingSeconds: options.pollOverride?.pendingSeconds ?? kind.poll.pendingSeconds,
+          // Only a kind a sweep watches may let its settled resources wait on the safety net.
+          safetyNetSeconds: kind.bulkObservation
+            ? (options.pollOverride?.safetyNetSeconds ?? kind.poll.safetyNetSeconds ?? kind.poll.steadySeconds)
+            : undefined,
         };
         if (object.paused) return { found: true, object, poll };
         const { references, blockers, resolved } = await referencesOf(kind, mr, object.deleting);
         try {
           const client = await connect(ref, mr);
           // Observed against the resolved spec: what would be sent to the provider.
-          const observation = await client.observe(resolved);
+          const { connectionDetails, ...observation } = await client.observe(resolved);
+          // Published here and left out of the result: history never holds the values. A
+          // resource being deleted publishes nothing; its Secret goes with it.
+          const published = object.deleting ? undefined : await connectionSecrets.publish(mr, kind.api, connectionDetails);
+          if (published) log.info('published connection details', { resource: `${ref.namespace}/${ref.name}`, published });
           return {
             found: true,
             object,
@@ -178,19 +204,29 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
       });
     },
 
-    /** Creates the external resource (or finds the one an interrupted attempt made) and records its name. */
-    async createExternal(ref: ResourceRef, uid: string): Promise<{ externalName: string; summary: string }> {
+    /**
+     * Creates the external resource (or finds the one an interrupted attempt made) and records
+     * its name. Returns the resourceVersion of that record, which the next pass must read.
+     */
+    async createExternal(ref: ResourceRef, uid: string): Promise<{ externalName: string; summary: string; resourceVersion?: string }> {
       return asActivity(async () => {
         const mr = await current(ref, uid);
+        // Refused before anything is created: details only create returns must have a home.
+        await connectionSecrets.ensureWritable(mr);
         const created = await (await connect(ref, mr)).create(mr);
         if (options.exitAfterExternalCreate && activityInfo().attempt === 1) {
           log.error('failpoint exit-after-external-create: exiting before the create is recorded');
           process.exit(137);
         }
-        await writeToSameObject(ref, uid, () =>
+        // Before the name is recorded: a worker lost in between leaves the name unrecorded, so
+        // the retry's create runs again, and the kind deals with details it can no longer read.
+        const published = await connectionSecrets.publish(mr, kindOf(ref).api, created.connectionDetails);
+        const recorded = await writeToSameObject(ref, uid, () =>
           kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } }),
         );
-        return created;
+        // Named fields only: the connection details stay here.
+        const summary = published ? `${created.summary}; ${published}` : created.summary;
+        return { externalName: created.externalName, summary, resourceVersion: recorded.metadata.resourceVersion };
       });
     },
 

@@ -15,7 +15,8 @@ export interface CrdOptions {
   printerColumns: Record<string, unknown>[];
 }
 
-export function managedResourceCrd(kind: Pick<ManagedKind, 'api' | 'forProvider' | 'atProvider' | 'references'>) {
+/** Crossplane's READY, SYNCED and EXTERNAL-NAME, then the kind's own columns, then AGE. */
+export function managedResourceCrd(kind: Pick<ManagedKind, 'api' | 'forProvider' | 'atProvider' | 'references' | 'printerColumns'>) {
   return crd({
     api: kind.api,
     scope: 'Namespaced',
@@ -25,6 +26,7 @@ export function managedResourceCrd(kind: Pick<ManagedKind, 'api' | 'forProvider'
       { name: 'READY', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
       { name: 'SYNCED', type: 'string', jsonPath: ".status.conditions[?(@.type=='Synced')].status" },
       { name: 'EXTERNAL-NAME', type: 'string', jsonPath: `.metadata.annotations.${EXTERNAL_NAME.replace(/\./g, '\\.')}` },
+      ...(kind.printerColumns ?? []),
       { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
     ],
   });

@@ -1,5 +1,5 @@
-// Counts the EC2 calls a control plane makes, as moto saw them. moto itself keeps no request
-// count, so stack/moto_with_journal.py keeps one when started with
+// Counts the EC2 calls a control plane makes, as moto saw them, and the time moto spent on them.
+// moto itself keeps no request count, so stack/moto_with_journal.py keeps one when started with
 // CHRONOPLANE_MOTO_COUNT_REQUESTS=1 in its environment (startMoto passes this process's
 // environment on), keyed by the access key the request was signed with, the action and the
 // error code. Give each control plane its own access key id and they can share one moto.
@@ -20,6 +20,10 @@ export interface Ec2CallCount {
   /** The error code EC2 answered with, e.g. DependencyViolation; "" when it succeeded. */
   error: string;
   count: number;
+  /** Seconds moto spent handling these requests (holding its lock), waiting for it not included. */
+  seconds: number;
+  /** CPU seconds of the threads that handled them: unlike `seconds`, not inflated by a busy machine. */
+  cpuSeconds: number;
 }
 
 export interface Ec2CallSummary {
@@ -30,6 +34,8 @@ export interface Ec2CallSummary {
   /** Failed calls by "Action: ErrorCode". */
   errorsByAction: Record<string, number>;
   dependencyViolations: number;
+  /** Seconds moto spent on the calls, by action: what the local EC2 endpoint cost. */
+  motoSecondsByAction: Record<string, number>;
 }
 
 /** The counts so far, since moto started. Throws if moto was started without the counter. */
@@ -55,7 +61,15 @@ export async function readEc2CallCounts(ec2Endpoint: string): Promise<Ec2CallCou
 export function summarizeEc2Calls(before: Ec2CallCount[], after: Ec2CallCount[], filter: { accessKeyId?: string } = {}): Ec2CallSummary {
   const keyOf = (c: Ec2CallCount) => JSON.stringify([c.accessKey, c.action, c.error]);
   const earlier = new Map(before.map((c) => [keyOf(c), c.count]));
-  const summary: Ec2CallSummary = { total: 0, byAction: {}, errors: {}, errorsByAction: {}, dependencyViolations: 0 };
+  const earlierSeconds = new Map(before.map((c) => [keyOf(c), c.seconds]));
+  const summary: Ec2CallSummary = {
+    total: 0,
+    byAction: {},
+    errors: {},
+    errorsByAction: {},
+    dependencyViolations: 0,
+    motoSecondsByAction: {},
+  };
   for (const call of after) {
     if (filter.accessKeyId !== undefined && call.accessKey !== filter.accessKeyId) continue;
     const count = call.count - (earlier.get(keyOf(call)) ?? 0);
@@ -63,6 +77,8 @@ export function summarizeEc2Calls(before: Ec2CallCount[], after: Ec2CallCount[],
     const action = call.action || '(unknown)';
     summary.total += count;
     summary.byAction[action] = (summary.byAction[action] ?? 0) + count;
+    const seconds = call.seconds - (earlierSeconds.get(keyOf(call)) ?? 0);
+    summary.motoSecondsByAction[action] = round((summary.motoSecondsByAction[action] ?? 0) + seconds);
     if (call.error) {
       summary.errors[call.error] = (summary.errors[call.error] ?? 0) + count;
       const key = `${action}: ${call.error}`;
@@ -72,3 +88,5 @@ export function summarizeEc2Calls(before: Ec2CallCount[], after: Ec2CallCount[],
   }
   return summary;
 }
+
+const round = (seconds: number) => Math.round(seconds * 1000) / 1000;

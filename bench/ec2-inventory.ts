@@ -8,16 +8,16 @@ import {
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVpcsCommand,
-  EC2Client,
 } from '@aws-sdk/client-ec2';
+import { BENCH_REGION, benchEc2Client } from './bench-ec2';
 
 export type Ec2Inventory = Record<string, string[]>;
 
 /** Its own access key, so these reads are never counted as a control plane's calls. */
 const INVENTORY_ACCESS_KEY_ID = 'bench-inventory';
 
-export async function ec2Inventory(ec2Endpoint: string, region = 'us-east-1'): Promise<Ec2Inventory> {
-  const ec2 = new EC2Client({ region, endpoint: ec2Endpoint, credentials: { accessKeyId: INVENTORY_ACCESS_KEY_ID, secretAccessKey: 'x' } });
+export async function ec2Inventory(ec2Endpoint: string, region = BENCH_REGION): Promise<Ec2Inventory> {
+  const ec2 = benchEc2Client(ec2Endpoint, INVENTORY_ACCESS_KEY_ID, region);
   try {
     const [vpcs, subnets, gateways, tables, groups, rules] = await Promise.all([
       ec2.send(new DescribeVpcsCommand({})),

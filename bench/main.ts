@@ -1,28 +1,41 @@
 // `npm run bench`: every benchmark scenario, one after another, each on servers of its own.
 //
-//   --scenario all | vpc | network | provider-aws   (default all: vpc, network, then the peer)
-//   --count N                   VPCs applied at once in the vpc scenario (default 200, or BENCH_COUNT)
+//   --scenario all | vpc | network | provider-aws | moto   (default all: vpc, network, then the peer)
+//   --count N                   VPCs in the vpc and moto scenarios (default 1,000, or BENCH_COUNT)
+//   --idle-window S             vpc: seconds of the idle measurement after settling (default 120)
+//   --settle S                  vpc: seconds between all Ready and the idle window (default 30)
+//   --timeout S                 vpc: seconds to wait for all Ready, and for all gone (default
+//                               600, or 0.6 s per VPC if more); past it the figures so far print
+//   --no-limit                  vpc: skip the minimal-controller-work limit
+//   --no-plain                  moto: skip moto as shipped (slow: half an hour at 10,000 VPCs)
 //   --no-peer                   skip provider-aws in `all`
 //   --pause-before-delete S     provider-aws: seconds between all Ready and the delete (default 190,
 //                               past its 3-minute creation grace period)
 //   --keep                      leave each scenario's state directory behind (logs, kubeconfig)
 //
 // Each scenario prints a table and writes JSON to bench/results/; with both network runs, a
-// side-by-side table follows.
+// side-by-side table follows. `moto` (not in `all`) measures the local EC2 endpoint alone: what
+// each kind of request costs it with --count VPCs in it, with and without our lookup shortcuts.
 import { parseArgs } from 'node:util';
 import { runNetworkChain, type NetworkChainResult } from './scenarios/network-chain';
 import { runProviderAwsPeer, type ProviderAwsPeerResult } from './scenarios/provider-aws-peer';
+import { runMotoRequestCost } from './scenarios/moto-request-cost';
 import { runVpcScale } from './scenarios/vpc-scale';
 import { sideBySideTable } from './side-by-side';
 
-const SCENARIOS = ['all', 'vpc', 'network', 'provider-aws'] as const;
+const SCENARIOS = ['all', 'vpc', 'network', 'provider-aws', 'moto'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const { values } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'all' },
-    count: { type: 'string', default: process.env.BENCH_COUNT ?? '200' },
+    count: { type: 'string', default: process.env.BENCH_COUNT ?? '1000' },
+    'idle-window': { type: 'string', default: '120' },
+    settle: { type: 'string', default: '30' },
+    timeout: { type: 'string' },
     'no-peer': { type: 'boolean', default: false },
+    'no-limit': { type: 'boolean', default: false },
+    'no-plain': { type: 'boolean', default: false },
     'pause-before-delete': { type: 'string', default: '190' },
     keep: { type: 'boolean', default: false },
   },
@@ -30,10 +43,21 @@ const { values } = parseArgs({
 const scenario = values.scenario as Scenario;
 if (!SCENARIOS.includes(scenario)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}, not ${values.scenario}`);
 const runs = (name: Exclude<Scenario, 'all'>) =>
-  scenario === name || (scenario === 'all' && !(name === 'provider-aws' && values['no-peer']));
+  scenario === name || (scenario === 'all' && name !== 'moto' && !(name === 'provider-aws' && values['no-peer']));
 const keep = values.keep;
+const count = Number(values.count);
 
-if (runs('vpc')) await runVpcScale({ count: Number(values.count), keep });
+if (runs('moto')) await runMotoRequestCost({ count, plain: !values['no-plain'] });
+if (runs('vpc')) {
+  await runVpcScale({
+    count,
+    idleWindowSeconds: Number(values['idle-window']),
+    settleSeconds: Number(values.settle),
+    timeoutSeconds: Number(values.timeout ?? Math.max(600, Math.ceil(count * 0.6))),
+    limit: !values['no-limit'],
+    keep,
+  });
+}
 let ours: NetworkChainResult | undefined;
 if (runs('network')) ours = await runNetworkChain({ keep });
 // After ours, never alongside: it needs the CPU to itself as much as we did, and port 8080.

@@ -7,7 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import type { KindApi } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
 import { dependenciesOf, groupOf, namedTargets } from '../runtime/references/dependencies';
-import { kindFor } from '../providers/registry';
+import { findKind } from '../providers/registry';
 import { keyOfObject } from './watch-objects';
 
 export interface NetworkObject {
@@ -48,7 +48,9 @@ export async function readNetworkGraph(dir: string, namespace: string): Promise<
   const objects: NetworkObject[] = [];
   const edges: DependencyEdge[] = [];
   for (const manifest of manifests) {
-    const kind = kindFor(groupOf(manifest.apiVersion), manifest.kind);
+    // What managed resources read (the Instance's user-data Secret) is no node: it is ready once applied.
+    const kind = findKind(groupOf(manifest.apiVersion), manifest.kind);
+    if (!kind) continue;
     const key = keyOfObject(manifest.kind, manifest.metadata.name);
     objects.push({ key, api: kind.api, name: manifest.metadata.name });
     // dependenciesOf reads only the namespace and the spec; the rest of the metadata is the server's.

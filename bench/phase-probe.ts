@@ -2,23 +2,18 @@
 // EC2 calls by action, how busy moto was, how long requests queued on moto's journal lock, and
 // the CPU each process used. Read once before and once after the phase; the figures are the
 // difference, so a probe can be shared by phases and by control planes signing with other keys.
-import { join } from 'node:path';
 import { MOTO_COUNT_REQUESTS_ENV, readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from './ec2-call-counter';
 import { formatCounts } from './measure';
 import { cpuBetween, cpuSecondsOf } from './process-cpu';
 
-const MOTO_PROBE_DIR = join(import.meta.dirname, 'moto-probe');
 const LOCK_TIMES_PATH = '/chronoplane/lock-times';
 
 /**
- * Makes every moto this process starts from now on count requests (stack/moto_with_journal.py)
- * and time its request lock (bench/moto-probe/sitecustomize.py). startMoto hands moto this
- * process's environment.
+ * Makes every moto this process starts from now on count and time requests and its journal
+ * lock (stack/moto_request_stats.py). startMoto hands moto this process's environment.
  */
 export function instrumentMoto(): void {
   process.env[MOTO_COUNT_REQUESTS_ENV] = '1';
-  const paths = (process.env.PYTHONPATH ?? '').split(':').filter(Boolean);
-  if (!paths.includes(MOTO_PROBE_DIR)) process.env.PYTHONPATH = [MOTO_PROBE_DIR, ...paths].join(':');
 }
 
 export interface ProbeTarget {
@@ -29,10 +24,9 @@ export interface ProbeTarget {
   processes: Record<string, number>;
 }
 
-/** Totals kept by bench/moto-probe since moto started. */
+/** Totals kept by stack/moto_request_stats.py since moto started. */
 export interface MotoLockTimes {
   requests: number;
-  requestSeconds: number;
   acquisitions: number;
   waitSeconds: number;
   heldSeconds: number;
@@ -47,7 +41,7 @@ export interface ProbeReading {
   at: number;
   ec2Calls: Ec2CallCount[];
   cpuSeconds: Record<string, number>;
-  lock?: MotoLockTimes & { maxWaitSeconds: number };
+  lock: MotoLockTimes & { maxWaitSeconds: number };
 }
 
 export interface PhaseFigures {
@@ -56,11 +50,13 @@ export interface PhaseFigures {
   ec2Calls: Ec2CallSummary;
   /** Every client's requests, the benchmark's own reads included. */
   motoRequests: number;
+  /** Seconds moto spent on every client's requests, by action. */
+  motoSecondsByAction: Record<string, number>;
   cpuSeconds: Record<string, number>;
   /** moto's CPU seconds per wall-clock second of the phase (1 = one core all the time). */
   motoCpuShare: number;
-  /** Absent when moto ran without the probe. maxWaitSeconds is since moto started. */
-  motoLock?: MotoLockTimes & { maxWaitSeconds: number };
+  /** maxWaitSeconds is since moto started. */
+  motoLock: MotoLockTimes & { maxWaitSeconds: number };
 }
 
 export async function readProbe(target: ProbeTarget): Promise<ProbeReading> {
@@ -75,29 +71,27 @@ export async function readProbe(target: ProbeTarget): Promise<ProbeReading> {
 export function phaseBetween(target: ProbeTarget, before: ProbeReading, after: ProbeReading): PhaseFigures {
   const seconds = (after.at - before.at) / 1000;
   const cpuSeconds = cpuBetween(before.cpuSeconds, after.cpuSeconds);
-  const difference = (name: keyof MotoLockTimes) => round(after.lock![name] - before.lock![name]);
+  const difference = (name: keyof MotoLockTimes) => round(after.lock[name] - before.lock[name]);
+  const everyClient = summarizeEc2Calls(before.ec2Calls, after.ec2Calls);
   return {
     seconds,
     ec2Calls: summarizeEc2Calls(before.ec2Calls, after.ec2Calls, { accessKeyId: target.accessKeyId }),
-    motoRequests: summarizeEc2Calls(before.ec2Calls, after.ec2Calls).total,
+    motoRequests: everyClient.total,
+    motoSecondsByAction: everyClient.motoSecondsByAction,
     cpuSeconds,
     motoCpuShare: round((cpuSeconds.moto ?? NaN) / seconds),
-    motoLock:
-      before.lock && after.lock
-        ? {
-            requests: difference('requests'),
-            requestSeconds: difference('requestSeconds'),
-            acquisitions: difference('acquisitions'),
-            waitSeconds: difference('waitSeconds'),
-            heldSeconds: difference('heldSeconds'),
-            journalWrites: difference('journalWrites'),
-            journalSeconds: difference('journalSeconds'),
-            over10ms: difference('over10ms'),
-            over100ms: difference('over100ms'),
-            over1s: difference('over1s'),
-            maxWaitSeconds: round(after.lock.maxWaitSeconds),
-          }
-        : undefined,
+    motoLock: {
+      requests: difference('requests'),
+      acquisitions: difference('acquisitions'),
+      waitSeconds: difference('waitSeconds'),
+      heldSeconds: difference('heldSeconds'),
+      journalWrites: difference('journalWrites'),
+      journalSeconds: difference('journalSeconds'),
+      over10ms: difference('over10ms'),
+      over100ms: difference('over100ms'),
+      over1s: difference('over1s'),
+      maxWaitSeconds: round(after.lock.maxWaitSeconds),
+    },
   };
 }
 
@@ -113,22 +107,22 @@ export function phaseRows(figures: PhaseFigures): string[][] {
       `${figures.motoRequests} requests, ${figures.cpuSeconds.moto?.toFixed(2)} s CPU over ${figures.seconds.toFixed(1)} s (${Math.round(figures.motoCpuShare * 100)}% of a core)`,
     ],
   ];
-  if (motoLock) {
-    rows.push([
+  rows.push(
+    [
       '  moto lock: held, waited',
       `held ${motoLock.heldSeconds.toFixed(2)} s (journal fsync ${motoLock.journalSeconds.toFixed(2)} s), ` +
         `waited ${motoLock.waitSeconds.toFixed(2)} s in all over ${motoLock.acquisitions} requests; ` +
         `${motoLock.over1s} waits > 1 s, ${motoLock.over100ms} > 100 ms, ${motoLock.over10ms} > 10 ms`,
-    ]);
-  }
-  rows.push(['  CPU by process', formatCounts(figures.cpuSeconds, ' s')]);
+    ],
+    ['  moto time by action (all clients)', formatCounts(figures.motoSecondsByAction, ' s')],
+    ['  CPU by process', formatCounts(figures.cpuSeconds, ' s')],
+  );
   return rows;
 }
 
 async function readLockTimes(ec2Endpoint: string): Promise<ProbeReading['lock']> {
   const response = await fetch(new URL(LOCK_TIMES_PATH, ec2Endpoint));
-  // moto answers unknown paths itself (404): it runs without the probe.
-  if (!response.ok) return undefined;
+  if (!response.ok) throw new Error(`moto at ${ec2Endpoint} does not time its lock (GET ${LOCK_TIMES_PATH} answered ${response.status})`);
   return (await response.json()) as ProbeReading['lock'];
 }
 

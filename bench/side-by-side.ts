@@ -1,4 +1,4 @@
-// Our network next to provider-aws' in one table. The two networks differ (12 resources against
+// Our network next to provider-aws' in one table. The two networks differ (18 resources against
 // 5: provider-aws inlines the route and the associations in its RouteTable, and moto refuses its
 // SecurityGroup), so counts are also shown per resource.
 import { formatSeconds, table } from './measure';

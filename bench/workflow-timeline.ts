@@ -4,6 +4,7 @@
 // Temporal server's clock, the same machine's clock as the benchmark's watch timestamps.
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
+import { decodeHistory } from '../runtime/history-payloads';
 import { refFor, workflowIdFor, type KindApi } from '../runtime/managed-kind';
 import { resourceEventSignal, type ResourceEvent } from '../workflows/api';
 
@@ -25,7 +26,10 @@ export interface ReconcileTimeline {
 
 export async function reconcileTimeline(client: Client, api: KindApi, namespace: string, name: string): Promise<ReconcileTimeline> {
   // The latest run only: continue-as-new comes after about 2,000 events, far beyond a create.
-  const history = await client.workflow.getHandle(workflowIdFor(refFor(api, namespace, name))).fetchHistory();
+  const fetched = await client.workflow.getHandle(workflowIdFor(refFor(api, namespace, name))).fetchHistory();
+  // Payloads are encrypted (runtime/payload-codec.ts); the signals' contents are read decrypted.
+  const [codec] = client.options.loadedDataConverter.payloadCodecs;
+  const history = codec ? await decodeHistory(fetched, codec) : fetched;
   const timeline: ReconcileTimeline = { createsScheduled: 0 };
   let lastTrigger: ReconcileTimeline['createTrigger'];
   for (const event of history.events ?? []) {

@@ -8,6 +8,10 @@ import { routeKind } from './aws/ec2/route';
 import { routeTableAssociationKind } from './aws/ec2/routetableassociation';
 import { securityGroupKind } from './aws/ec2/securitygroup';
 import { securityGroupRuleKind } from './aws/ec2/securitygrouprule';
+import { addressKind } from './aws/ec2/address';
+import { natGatewayKind } from './aws/ec2/natgateway';
+import { keyPairKind } from './aws/ec2/keypair';
+import { instanceKind } from './aws/ec2/instance';
 
 export const managedKinds: readonly ManagedKind[] = [
   vpcKind,
@@ -18,6 +22,10 @@ export const managedKinds: readonly ManagedKind[] = [
   routeTableAssociationKind,
   securityGroupKind,
   securityGroupRuleKind,
+  addressKind,
+  natGatewayKind,
+  keyPairKind,
+  instanceKind,
 ];
 
 export function findKind(group: string, kind: string): ManagedKind | undefined {

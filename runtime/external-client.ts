@@ -27,13 +27,25 @@ export interface ExternalObservation<F, A> {
   lateInitialized?: Partial<F>;
   /** A short human-readable description of what is out of date, for events and conditions. */
   diff?: string;
+  /** What to publish to the resource's connection Secret (see ConnectionDetails). */
+  connectionDetails?: ConnectionDetails;
 }
+
+/**
+ * Connection details: what a user of the external resource needs to reach it (an address, a
+ * private key). The engine writes them to the Secret named by `spec.writeConnectionSecretToRef`
+ * inside the activity that obtained them, and strips them from what the activity returns, so
+ * they never reach the workflow, its history, status, events or logs. A kind only returns them.
+ */
+export type ConnectionDetails = Record<string, string>;
 
 export interface ExternalCreation {
   /** The provider's identifier, recorded in the crossplane.io/external-name annotation. */
   externalName: string;
   /** A one-line account of what was done, shown in the Temporal UI. */
   summary: string;
+  /** Details only the create call can return (a key pair's private key); see ConnectionDetails. */
+  connectionDetails?: ConnectionDetails;
 }
 
 export interface ExternalClient<F, A> {
@@ -43,7 +55,23 @@ export interface ExternalClient<F, A> {
   update(mr: ManagedResource<F, A>): Promise<string>;
   /** Starts deletion; returns once the provider accepted it (or the resource is already gone). */
   delete(mr: ManagedResource<F, A>): Promise<string>;
+  /**
+   * Optional, and present exactly when the kind declares `bulkObservation`: observes many
+   * resources at once for a sweep, in as few calls as the provider allows. Every resource given
+   * shares one scope (`BulkObservation.scopeOf`), the one this client was connected for. Same
+   * contract as observe: read-only, never blocking. Answers by uid, leaving out resources with
+   * no external name. Each answer comes from the same conversion code as observe's; a field
+   * the provider can only read one resource at a time is taken as the spec has it (so it is
+   * never reported as drift here), and the kind documents which fields those are.
+   */
+  observeMany?(mrs: readonly ManagedResource<F, A>[]): Promise<Map<string, SweptObservation<A>>>;
 }
+
+/**
+ * What a sweep learns about one resource: observe's answer without late initialization, which
+ * only the resource's own pass acts on.
+ */
+export type SweptObservation<A = unknown> = Omit<ExternalObservation<unknown, A>, 'lateInitialized' | 'connectionDetails'>;
 
 export interface ClusterKind {
   group: string;

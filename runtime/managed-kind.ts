@@ -3,6 +3,7 @@
 // the watcher and the worker's activities all read from that registry.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Connector } from './external-client';
+import type { ManagedResource } from './managed-resource';
 import type { ReferenceDeclaration } from './references/declaration';
 
 export interface KindApi {
@@ -22,7 +23,39 @@ export interface PollIntervals {
   steadySeconds: number;
   /** How often a resource that is still being created or deleted is re-observed. */
   pendingSeconds: number;
+  /**
+   * For kinds with bulk observation: how long a settled resource waits for a wake-up before it
+   * looks for itself. The kind's sweep looks for drift every `steadySeconds` and wakes only
+   * the resources that drifted; this slow pass is the safety net, and the one place that reads
+   * the fields a sweep cannot (see the kind's `bulkObservation`).
+   */
+  safetyNetSeconds?: number;
 }
+
+/**
+ * An optional capability: the kind's clients implement `observeMany`, so a sweep workflow
+ * (workflows/sweep.ts) can look at all its settled resources in a few calls per poll interval
+ * and wake only those that drifted. Their own workflows then poll only at `safetyNetSeconds`.
+ */
+export interface BulkObservation<F = any, A = any> {
+  /**
+   * Which resources one connected client can observe together, such as one ProviderConfig and
+   * region: equal keys share a client and an observeMany call. Pure and cheap: no SDK loads.
+   */
+  scopeOf(mr: ManagedResource<F, A>): string;
+  /** forProvider fields observeMany cannot read; only the safety-net pass checks them. */
+  unsweptFields: readonly string[];
+}
+
+/** A column of `kubectl get`, as a CRD's additionalPrinterColumns takes it. */
+export type PrinterColumn = {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  jsonPath: string;
+  description?: string;
+  /** 0 shows in `kubectl get`; higher only with `-o wide`. */
+  priority?: number;
+};
 
 export interface ManagedKind<F = any, A = any> {
   api: KindApi;
@@ -36,6 +69,13 @@ export interface ManagedKind<F = any, A = any> {
    * and the deletion guard all read this list.
    */
   references?: readonly ReferenceDeclaration[];
+  /** Bulk observation for drift detection by a sweep; absent, every resource polls itself. */
+  bulkObservation?: BulkObservation<F, A>;
+  /**
+   * Columns of the kind's own in `kubectl get` (an instance's STATE and PRIVATE-IP), shown after
+   * Crossplane's READY, SYNCED and EXTERNAL-NAME and before AGE.
+   */
+  printerColumns?: readonly PrinterColumn[];
 }
 
 /**

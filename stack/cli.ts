@@ -33,6 +33,7 @@ function printNextSteps(endpoints: DevStackEndpoints): void {
   console.log(
     `  Temporal UI:   ${endpoints.temporalUiUrl}   (frontend ${endpoints.temporalAddress}, namespace ${endpoints.temporalNamespace})`,
   );
+  console.log(`  Codec server:  ${endpoints.codecEndpoint}   (decodes payloads for the UI; key in ${endpoints.payloadKeyFile})`);
   console.log(`  EC2 endpoint:  ${endpoints.ec2Endpoint}   (moto; any region, any credentials)`);
   console.log(`  Logs:          ${layout.root}/*/logs/*.log`);
   console.log('\nTry:');

@@ -1,12 +1,14 @@
 // Chronoplane's own processes for the dev stack: the Temporal worker (runs the
 // reconcile workflows) and the watcher (turns Kubernetes watch events into workflow
-// signals). They run from source through tsx, so `down` + `up` picks up edits.
+// signals). They run as built JavaScript (stack/build.ts), rebuilt from source at every start,
+// so `down` + `up` picks up edits.
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from './paths';
 import { ensureProcess, isRunning, stopProcess, type ManagedProcess } from './processes';
 import { logTail } from './readiness';
 import { runCommand } from './run-command';
+import { buildController } from './build';
 
 export const CONTROLLERS = ['worker', 'watcher'] as const;
 export type Controller = (typeof CONTROLLERS)[number];
@@ -29,18 +31,15 @@ function pidFile(dir: string, controller: Controller): string {
   return join(dir, 'run', `${controller}.pid`);
 }
 
-function entryFile(controller: Controller): string {
-  return join(repoRoot, controller, 'main.ts');
-}
-
 /** Starts one controller detached. An early crash (a typo, a missing import) is reported right away. */
 export async function startController(dir: string, controller: Controller, environment: ControllerEnvironment): Promise<ManagedProcess> {
-  const entry = entryFile(controller);
+  const running = await isRunning(pidFile(dir, controller));
+  const entry = running ? '' : await buildController(controller, join(dir, 'build'));
   const bundle = controller === 'worker' ? await bundleWorkflows(dir) : undefined;
   const spec = {
     name: controller,
     command: process.execPath,
-    args: ['--import', 'tsx', entry],
+    args: [entry],
     cwd: repoRoot,
     env: {
       ...process.env,

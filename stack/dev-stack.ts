@@ -4,6 +4,7 @@
 // which makes `up` safe to repeat; `down` stops processes and keeps their state.
 import { join } from 'node:path';
 import { bootstrapCluster } from './cluster-bootstrap';
+import { DEV_CODEC_PORT, codecServerLogFile, codecServerRunning, codecServerUrl, startCodecServer, stopCodecServer } from './codec-server';
 import { CONTROLLERS, controllerLogFile, controllerRunning, startController, stopController } from './controllers';
 import { ensureInstalled } from './install';
 import { KUBE_COMPONENTS, kubeComponentRunning, kubeLogFile, startKubeCluster, stopKubeCluster } from './kube';
@@ -11,6 +12,7 @@ import { motoLogFile, motoRunning, startMoto, stopMoto } from './moto';
 import { stateDir } from './paths';
 import { DEV_PORTS } from './ports';
 import type { ManagedProcess } from './processes';
+import { ensurePayloadKeyFile } from './payload-key';
 import { progress } from './progress';
 import { startTemporal, stopTemporal, temporalLogFile, temporalRunning } from './temporal';
 
@@ -22,6 +24,7 @@ export interface DevStackLayout {
   temporalDir: string;
   motoDir: string;
   controllersDir: string;
+  codecDir: string;
 }
 
 export function devStackLayout(root = stateDir()): DevStackLayout {
@@ -31,6 +34,7 @@ export function devStackLayout(root = stateDir()): DevStackLayout {
     temporalDir: join(root, 'temporal'),
     motoDir: join(root, 'moto'),
     controllersDir: join(root, 'controllers'),
+    codecDir: join(root, 'codec'),
   };
 }
 
@@ -40,13 +44,20 @@ export interface DevStackEndpoints {
   temporalAddress: string;
   temporalNamespace: string;
   temporalUiUrl: string;
+  /** Decodes payloads for the Temporal UI (and `temporal --codec-endpoint`). */
+  codecEndpoint: string;
   ec2Endpoint: string;
+  /** The key every payload in Temporal is encrypted with. */
+  payloadKeyFile: string;
 }
 
 export async function upDevStack(layout = devStackLayout()): Promise<DevStackEndpoints> {
   await ensureInstalled();
+  const payloadKeyFile = await ensurePayloadKeyFile(layout.root);
+  const codecEndpoint = codecServerUrl(DEV_CODEC_PORT);
+  const uiOrigins = [`http://127.0.0.1:${DEV_PORTS.temporalUi}`, `http://localhost:${DEV_PORTS.temporalUi}`];
 
-  const [kube, temporal, moto] = await Promise.all([
+  const [kube, temporal, moto, codec] = await Promise.all([
     startKubeCluster({
       dir: layout.kubeDir,
       name: DEV_CLUSTER_NAME,
@@ -55,10 +66,11 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
       etcdPeerPort: DEV_PORTS.etcdPeer,
       detached: true,
     }),
-    startTemporal({ dir: layout.temporalDir, port: DEV_PORTS.temporal, uiPort: DEV_PORTS.temporalUi, detached: true }),
+    startTemporal({ dir: layout.temporalDir, port: DEV_PORTS.temporal, uiPort: DEV_PORTS.temporalUi, detached: true, codecEndpoint }),
     startMoto({ dir: layout.motoDir, port: DEV_PORTS.moto, detached: true }),
+    startCodecServer({ dir: layout.codecDir, port: DEV_CODEC_PORT, keyFile: payloadKeyFile, allowedOrigins: uiOrigins }),
   ]);
-  for (const started of [...kube.processes, temporal.process, moto.process]) reportStart(started);
+  for (const started of [...kube.processes, temporal.process, moto.process, codec]) reportStart(started);
 
   await bootstrapCluster(kube.kubeconfigPath, moto.endpoint);
 
@@ -66,6 +78,7 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     temporalAddress: temporal.address,
     temporalNamespace: temporal.namespace,
     kubeconfigPath: kube.kubeconfigPath,
+    extra: { CHRONOPLANE_PAYLOAD_KEY_FILE: payloadKeyFile },
   };
   const controllers = await Promise.all(
     CONTROLLERS.map((controller) => startController(layout.controllersDir, controller, controllerEnvironment)),
@@ -78,7 +91,9 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     temporalAddress: temporal.address,
     temporalNamespace: temporal.namespace,
     temporalUiUrl: temporal.uiUrl,
+    codecEndpoint,
     ec2Endpoint: moto.endpoint,
+    payloadKeyFile,
   };
 }
 
@@ -89,6 +104,7 @@ function reportStart(started: ManagedProcess): void {
 /** Stops everything in the reverse order of `up`. All state stays on disk. */
 export async function downDevStack(layout = devStackLayout()): Promise<void> {
   for (const controller of [...CONTROLLERS].reverse()) await stopController(layout.controllersDir, controller);
+  await stopCodecServer(layout.codecDir);
   await stopMoto(layout.motoDir);
   await stopTemporal(layout.temporalDir);
   await stopKubeCluster(layout.kubeDir);
@@ -128,6 +144,12 @@ export async function devStackStatus(layout = devStackLayout()): Promise<Compone
     running: await motoRunning(layout.motoDir),
     url: `http://127.0.0.1:${DEV_PORTS.moto}`,
     logFile: motoLogFile(layout.motoDir),
+  });
+  statuses.push({
+    name: 'codec-server',
+    running: await codecServerRunning(layout.codecDir),
+    url: codecServerUrl(DEV_CODEC_PORT),
+    logFile: codecServerLogFile(layout.codecDir),
   });
   for (const controller of CONTROLLERS) {
     statuses.push({

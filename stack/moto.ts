@@ -1,7 +1,8 @@
 // moto's AWS emulator (EC2 is what the providers use), run from a private venv
 // through stack/moto_with_journal.py, which journals state-changing requests to
 // `dir/journal.jsonl` and replays them at start. That keeps VPCs and their ids
-// across `npm run down` / `npm run up`; see that file for why replay is exact.
+// across `npm run down` / `npm run up`; see that file for why replay is exact. It also
+// makes moto's EC2 lookups cost what EC2's do (stack/moto_lookup_shortcuts.py).
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureMotoVenv } from './install';
@@ -25,6 +26,9 @@ export interface MotoServer {
 }
 
 const launcher = join(repoRoot, 'stack', 'moto_with_journal.py');
+
+/** Set to 1 in the environment of startMoto's caller, moto runs its lookups as shipped: for measuring what the shortcuts save. */
+export const MOTO_PLAIN_LOOKUPS_ENV = 'CHRONOPLANE_MOTO_PLAIN_LOOKUPS';
 
 export function motoLogFile(dir: string): string {
   return join(dir, 'logs', 'moto.log');

@@ -17,9 +17,13 @@ source all the same (e.g. the first request to a region creates its default VPC)
 That rule keeps replay exact even if the request-id patch below stops applying in a
 future moto: the journal would just get longer.
 
+Some of moto's EC2 lookups scan every resource of a region; they are made to cost what
+EC2's do, with the same answers (moto_lookup_shortcuts.py). Without that, the local endpoint
+and not the control plane is what a benchmark with 1,000 VPCs measures.
+
 Opt-in, for benchmarks: with CHRONOPLANE_MOTO_COUNT_REQUESTS=1 in its environment it
-also counts requests by access key, action and error code, and serves the counts as
-JSON at GET /chronoplane/request-counts (see bench/ec2-call-counter.ts).
+also counts and times requests and the lock, served as JSON under /chronoplane/
+(moto_request_stats.py; read by bench/ec2-call-counter.ts and bench/phase-probe.ts).
 
 Usage: python moto_with_journal.py --host 127.0.0.1 --port 4566 --journal FILE
 """
@@ -30,9 +34,8 @@ import io
 import json
 import os
 import random
-import re
 import sys
-import threading
+import time
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qs
 
@@ -47,6 +50,9 @@ from moto.moto_server.werkzeug_app import (
     MotoRequestHandler,
     create_backend_app,
 )
+
+from moto_request_stats import NoStats, RequestStats, TimedLock, request_stats_from_environment
+from moto_lookup_shortcuts import install_lookup_shortcuts
 
 # Any fixed value works; it only has to be the same at every start.
 RANDOM_SEED = 20240601
@@ -89,38 +95,10 @@ def action_of(environ: dict[str, Any], body: bytes) -> str | None:
     return None
 
 
-def is_read(environ: dict[str, Any], body: bytes) -> bool:
-    action = action_of(environ, body)
+def is_read(environ: dict[str, Any], action: str | None) -> bool:
     if action is not None:
         return action.startswith(READ_ACTION_PREFIXES)
     return environ.get("REQUEST_METHOD", "GET") in ("GET", "HEAD", "OPTIONS")
-
-
-COUNTS_PATH = "/chronoplane/request-counts"
-ACCESS_KEY = re.compile(r"Credential=([^/,\s]+)/")
-ERROR_CODE = re.compile(rb"<Code>([^<]+)</Code>")
-
-
-class RequestCounter:
-    """Requests by (access key, action, error code or "" on success)."""
-
-    def __init__(self) -> None:
-        self.counts: dict[tuple[str, str, str], int] = {}
-
-    def record(self, environ: dict[str, Any], body: bytes, status: str, response: list[bytes]) -> None:
-        key = ACCESS_KEY.search(environ.get("HTTP_AUTHORIZATION", ""))
-        error = ""
-        if not status.startswith(("2", "3")):
-            code = ERROR_CODE.search(b"".join(response))
-            error = code.group(1).decode("utf-8", errors="replace") if code else status.split(" ", 1)[0]
-        entry = (key.group(1) if key else "", action_of(environ, body) or "", error)
-        self.counts[entry] = self.counts.get(entry, 0) + 1
-
-    def serve(self, start_response: Callable[..., Any]) -> list[bytes]:
-        rows = [{"accessKey": k, "action": a, "error": e, "count": n} for (k, a, e), n in self.counts.items()]
-        payload = json.dumps({"counts": rows}).encode("utf-8")
-        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(payload)))])
-        return [payload]
 
 
 def read_body(environ: dict[str, Any]) -> bytes:
@@ -134,16 +112,16 @@ def read_body(environ: dict[str, Any]) -> bytes:
 
 
 class JournaledApp:
-    def __init__(self, app: WsgiApp, journal_path: str) -> None:
+    def __init__(self, app: WsgiApp, journal_path: str, stats: RequestStats | NoStats) -> None:
         self.app = app
         self.journal_path = journal_path
-        self.lock = threading.Lock()
-        self.counter = RequestCounter() if os.environ.get("CHRONOPLANE_MOTO_COUNT_REQUESTS") == "1" else None
+        self.stats = stats
+        self.lock = TimedLock(stats)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-        if self.counter is not None and environ.get("PATH_INFO") == COUNTS_PATH:
-            with self.lock:
-                return self.counter.serve(start_response)
+        path = environ.get("PATH_INFO")
+        if self.stats.serves(path):
+            return self.stats.serve(path, start_response)
         status: list[str] = []
 
         def start_response_noting_status(status_line: str, *args: Any) -> Any:
@@ -155,14 +133,16 @@ class JournaledApp:
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
         environ.pop("HTTP_TRANSFER_ENCODING", None)
+        action = action_of(environ, body)
         with self.lock:
+            started, started_cpu = time.perf_counter(), time.thread_time()
             random_state_before = mock_random.getstate()
             response = list(self.app(environ, start_response_noting_status))
             drew_random = mock_random.getstate() != random_state_before
-            if drew_random or not is_read(environ, body):
+            if drew_random or not is_read(environ, action):
                 self.append(environ, body)
-            if self.counter is not None:
-                self.counter.record(environ, body, status[0] if status else "", response)
+            handled = (time.perf_counter() - started, time.thread_time() - started_cpu)
+            self.stats.record_request(environ, action, status[0] if status else "", response, *handled)
         return response
 
     def append(self, environ: dict[str, Any], body: bytes) -> None:
@@ -181,10 +161,12 @@ class JournaledApp:
             "headers": headers,
             "body": base64.b64encode(body).decode("ascii"),
         }
+        started = time.perf_counter()
         with open(self.journal_path, "a", encoding="utf-8") as journal:
             journal.write(json.dumps(entry) + "\n")
             journal.flush()
             os.fsync(journal.fileno())
+        self.stats.record_journal_write(time.perf_counter() - started)
 
 
 def replay(app: WsgiApp, journal_path: str) -> int:
@@ -220,6 +202,8 @@ def main() -> None:
     os.environ.setdefault("MOTO_PORT", str(args.port))
 
     take_request_ids_from_a_separate_random_source()
+    if not install_lookup_shortcuts():
+        print("moto: lookups as moto ships them (scanning every resource)", flush=True)
     mock_random.seed(RANDOM_SEED)
     app = DomainDispatcherApplication(create_backend_app)
     replayed = replay(app, args.journal)
@@ -228,7 +212,7 @@ def main() -> None:
     run_simple(
         args.host,
         args.port,
-        JournaledApp(app, args.journal),
+        JournaledApp(app, args.journal, request_stats_from_environment()),
         threaded=True,
         request_handler=MotoRequestHandler,
     )

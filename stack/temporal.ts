@@ -18,6 +18,8 @@ export interface TemporalOptions {
   uiPort: number;
   /** true: outlive this process (npm run up); false: die with it (tests). */
   detached: boolean;
+  /** A remote codec the web UI decodes payloads with (stack/codec-server.ts). */
+  codecEndpoint?: string;
 }
 
 export interface TemporalServer {
@@ -109,5 +111,6 @@ function temporalArgs(options: TemporalOptions): string[] {
     'warn',
     // Registered at every start; an existing db that already has them is fine.
     ...SEARCH_ATTRIBUTE_FLAGS.flatMap((flag) => ['--search-attribute', flag]),
+    ...(options.codecEndpoint ? ['--ui-codec-endpoint', options.codecEndpoint] : []),
   ];
 }

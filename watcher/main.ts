@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { managedKinds } from '../providers/registry';
 import { loadConfig } from '../runtime/config';
 import { createLogger } from '../runtime/logger';
+import { encryptingDataConverter, payloadKeysFromEnv } from '../runtime/payload-keys';
 import { WatcherMetrics } from './metrics';
 import { Watcher } from './watcher';
 
@@ -11,7 +12,12 @@ const config = loadConfig('watcher');
 const logger = createLogger('watcher', config.logLevel);
 const kubeConfig = loadKubeConfig();
 const connection = await Connection.connect({ address: config.temporalAddress });
-const client = new Client({ connection, namespace: config.temporalNamespace });
+// Its signals and workflow starts carry encrypted payloads, like everything the worker writes.
+const client = new Client({
+  connection,
+  namespace: config.temporalNamespace,
+  dataConverter: encryptingDataConverter(payloadKeysFromEnv()),
+});
 const metrics = new WatcherMetrics();
 const server = config.metricsPort > 0 ? metrics.serve(config.metricsPort) : undefined;
 

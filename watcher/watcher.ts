@@ -6,7 +6,7 @@ import type { KindApi } from '../runtime/managed-kind';
 import type { ReferenceDeclaration } from '../runtime/references/declaration';
 import { refFor } from '../runtime/managed-kind';
 import { SignalFilter } from './signal-filter';
-import { watchKind, type KindWatch } from './informers';
+import { watchKind, type KindWatch } from '../runtime/informers';
 import { Signaler } from './signaler';
 import type { WatcherMetrics } from './metrics';
 import type { ResourceEvent } from '../workflows/api';
@@ -52,7 +52,9 @@ export class Watcher {
   async start(): Promise<void> {
     const { kubeConfig, kinds, logger, metrics } = this.options;
     this.informers = kinds.map((api) =>
-      watchKind(kubeConfig, api, this.options.namespace, (a, obj, type) => this.onEvent(a, obj, type), {
+      watchKind(kubeConfig, api, {
+        namespace: this.options.namespace,
+        onEvent: (a, obj, type) => this.onEvent(a, obj, type),
         onError: (a, error, retryIn) => {
           metrics?.watchRestarts.inc({ kind: a.kind });
           logger.warn({ kind: a.kind, err: String(error), retryInSeconds: retryIn }, 'watch failed; restarting');

@@ -7,5 +7,5 @@ import { workflowsPath } from './workflows-path';
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: worker/bundle.ts OUT.js');
-const { code } = await bundleWorkflowCode({ workflowsPath });
+const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath() });
 await writeFile(out, code);

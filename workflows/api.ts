@@ -45,6 +45,12 @@ export interface CarriedState {
   consecutiveFailures: number;
   /** resourceVersions the last pass wrote: their watch events are our own echo. */
   ownResourceVersions: string[];
+  /** The newest resourceVersion of the object a signal brought or a pass wrote: no pass reads an older one. */
+  knownResourceVersion?: string;
+  /** The resourceVersion of the object the last pass read: watch events up to it are nothing new. */
+  observedResourceVersion?: string;
+  /** Whether the last pass created, updated or deleted the external resource (the next one then runs at once). */
+  changedExternalInLastPass?: boolean;
   lastEventMessage?: string;
   ready: string;
   synced: string;

@@ -36,14 +36,14 @@ describe('decide', () => {
     expect(plan.next).toBe('pending');
   });
 
-  it('does nothing to a settled resource and polls at the steady interval', () => {
+  it('does nothing to a settled resource, which waits as settled (for a sweep, or polls steady)', () => {
     const plan = decide(object(), settled);
     expect(plan.steps).toEqual([]);
     expect(plan.conditions).toMatchObject([
       { type: 'Ready', status: 'True', reason: 'Available' },
       { type: 'Synced', status: 'True' },
     ]);
-    expect(plan.next).toBe('steady');
+    expect(plan.next).toBe('settled');
   });
 
   it('updates a drifted resource and re-observes soon', () => {
@@ -252,10 +252,10 @@ describe('decide with references', () => {
     expect(plan.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=True', 'ReferencesResolved=True', 'Synced=True']);
   });
 
-  it('once resolved and settled: nothing to do, polls at the steady interval', () => {
+  it('once resolved and settled: nothing to do, waits as settled', () => {
     const plan = decide(object(), settled, { references: references() });
     expect(plan.steps).toEqual([]);
-    expect(plan.next).toBe('steady');
+    expect(plan.next).toBe('settled');
   });
 
   it('resolved references do not override the management policies', () => {
@@ -401,5 +401,11 @@ describe('secondsUntilNextPass', () => {
     expect(secondsUntilNextPass('signal', poll, 0)).toBeUndefined();
     expect(secondsUntilNextPass('steady', poll, 0)).toBe(60);
     expect(secondsUntilNextPass('pending', poll, 0)).toBe(5);
+  });
+  it('polls a settled resource at the steady interval, unless a sweep watches its kind', () => {
+    expect(secondsUntilNextPass('settled', poll, 0)).toBe(60);
+    expect(secondsUntilNextPass('settled', { ...poll, safetyNetSeconds: 21_600 }, 0)).toBe(21_600);
+    // Only a settled resource waits that long: an absent one that may not be created still polls.
+    expect(secondsUntilNextPass('steady', { ...poll, safetyNetSeconds: 21_600 }, 0)).toBe(60);
   });
 });

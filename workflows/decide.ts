@@ -16,6 +16,7 @@ import {
   type ConditionUpdate,
 } from '../apis/conditions';
 import type { ManagementAction } from '../apis/managed';
+import type { PollIntervals } from '../runtime/managed-kind';
 import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from './observation';
 
 export type Step =
@@ -32,7 +33,8 @@ export type Step =
 
 /** When to run the next pass, absent a signal: the "when to requeue" table of seed 004. */
 export type NextPass =
-  | 'steady' // settled: poll for drift at the kind's steady interval
+  | 'settled' // up to date and available: wait for the kind's sweep to find drift, or poll steady
+  | 'steady' // absent, and Create is not allowed: look again at the kind's steady interval
   | 'pending' // something is in flight: re-observe soon
   | 'backoff' // an error: wait longer after each consecutive failure
   | 'dependency' // waiting for another object: its change wakes us by signal; the steady poll is a safety net
@@ -155,7 +157,7 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
 
   const ready = readinessCondition(external);
   const settled = external.readiness === 'Available' && !update;
-  return { steps, conditions: [ready, ...referenceConditions, reconcileSuccess()], next: settled ? 'steady' : 'pending', complete: false };
+  return { steps, conditions: [ready, ...referenceConditions, reconcileSuccess()], next: settled ? 'settled' : 'pending', complete: false };
 }
 
 function readinessCondition(external: ExternalSnapshot): ConditionUpdate {
@@ -171,13 +173,15 @@ function readinessCondition(external: ExternalSnapshot): ConditionUpdate {
   }
 }
 
-/** Seconds until the next pass. Failures back off exponentially, capped, and never hot-loop. */
-export function secondsUntilNextPass(
-  next: NextPass,
-  poll: { steadySeconds: number; pendingSeconds: number },
-  consecutiveFailures: number,
-): number | undefined {
+/**
+ * Seconds until the next pass. Failures back off exponentially, capped, and never hot-loop. A
+ * settled resource of a kind with a sweep waits only for the safety net: the sweep wakes it
+ * within the steady interval if it drifts.
+ */
+export function secondsUntilNextPass(next: NextPass, poll: PollIntervals, consecutiveFailures: number): number | undefined {
   switch (next) {
+    case 'settled':
+      return poll.safetyNetSeconds ?? poll.steadySeconds;
     case 'steady':
     case 'dependency':
       return poll.steadySeconds;

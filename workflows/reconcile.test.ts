@@ -121,6 +121,48 @@ describe('reconcile workflow', () => {
     });
   });
 
+  it('never lets observe read an object older than the newest event it heard of or its own last write', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 0.5, pendingSeconds: 0.2 };
+    await withWorkflow(world, async ({ handle }) => {
+      // The first pass needs the object of the event that started the workflow.
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      expect(world.observedAtLeast[0]).toBe('1');
+      // A timer pass needs nothing newer than what the workflow wrote last.
+      const written = String(world.object!.resourceVersion);
+      const passes = world.count('observe');
+      await eventually(() => world.count('observe') > passes, 'a timer pass');
+      expect(world.observedAtLeast.at(-1)).toBe(written);
+      // Someone else's change: the next pass (and every later one) needs at least its version.
+      await handle.signal(resourceEventSignal, { type: 'MODIFIED', uid: world.object!.uid, resourceVersion: '100' });
+      await eventually(() => world.observedAtLeast.at(-1) === '100', 'a pass that needs the event');
+      const after = world.count('observe');
+      await eventually(() => world.count('observe') > after + 1, 'later passes');
+      expect(world.observedAtLeast.at(-1)).toBe('100');
+    });
+  });
+
+  it('waits for the sweep once settled, if its kind has one: no timer pass, and a pass on the wake-up', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 0.2, pendingSeconds: 0.2, safetyNetSeconds: 3_600 };
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        await sleep(500); // the settling pass ends
+        const passes = world.count('observe');
+        await sleep(2_000); // ten steady intervals
+        expect(world.count('observe')).toBe(passes);
+
+        world.external.set(world.object!.externalName!, { upToDate: false }); // drift, which the sweep finds
+        await wake(handle, world);
+        await eventually(() => world.count('updateExternal') === 1, 'the drift corrected after the wake-up');
+        expect((await handle.query(stateQuery)).synced).toBe('True');
+      },
+      'settle-and-wait-for-sweep',
+    );
+  });
+
   it('coalesces a burst of signals into a few passes', async () => {
     const world = new World();
     world.poll = { steadySeconds: 60, pendingSeconds: 0.2 };
@@ -290,6 +332,78 @@ describe('reconcile workflow', () => {
       await wake(handle, world); // the same uid and resourceVersion, as a wake-up
       await eventually(() => world.count('observe') > observed, 'a pass after the wake-up');
     });
+  });
+
+  it('observes again at once after a create: no timer, and no wait for the echo of its record', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 60 }; // a timer pass would come far too late
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
+        expect(world.calls.slice(0, 5)).toEqual(['observe', 'addFinalizer', 'createExternal', 'writeBack', 'observe']);
+        // The pass after the create reads the object at least as new as the recorded external name.
+        expect(Number(world.observedAtLeast[1])).toBeGreaterThanOrEqual(world.object!.resourceVersion - 1);
+        await eventually(() => lastPassDone(handle), 'the pass to end');
+        const timers = ((await handle.fetchHistory()).events ?? []).filter((e) => e.timerStartedEventAttributes);
+        expect(timers).toHaveLength(1); // only the settled wait
+      },
+      'observe-at-once-after-create',
+    );
+  });
+
+  it('confirms a delete at once: the pass after it runs without a pending wait', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 60 };
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        const o = world.object!;
+        o.deleting = true;
+        o.resourceVersion += 1;
+        await handle.signal(resourceEventSignal, { type: 'MODIFIED', uid: o.uid, resourceVersion: String(o.resourceVersion) });
+        const ended = await Promise.race([handle.result().then(() => true), sleep(5_000).then(() => false)]);
+        expect(ended).toBe(true);
+        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'writeBack', 'observe', 'removeFinalizer']);
+      },
+      'delete-confirmed-at-once',
+    );
+  });
+
+  it('does not loop when the provider cannot find what it just created: the pass after waits', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 60 };
+    world.missesAfterCreate = 1;
+    await withWorkflow(world, async () => {
+      await eventually(() => world.count('createExternal') === 2, 'the create to be tried again, idempotently');
+      await sleep(1_000);
+      expect(world.count('createExternal')).toBe(2);
+      expect(world.count('observe')).toBe(2);
+    });
+  });
+
+  it('ignores a watch event no newer than the object its last pass read', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2 };
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        await eventually(() => lastPassDone(handle), 'the pass to end');
+        const observed = world.count('observe');
+        const o = world.object!;
+        // An echo of a write the last pass already read past (its own create's record, say).
+        await handle.signal(resourceEventSignal, { type: 'MODIFIED', uid: o.uid, resourceVersion: String(o.resourceVersion - 2) });
+        await sleep(1_000);
+        expect(world.count('observe')).toBe(observed);
+        // Someone else's change, newer than anything it read.
+        o.resourceVersion += 1;
+        await handle.signal(resourceEventSignal, { type: 'MODIFIED', uid: o.uid, resourceVersion: String(o.resourceVersion) });
+        await eventually(() => world.count('observe') > observed, 'a pass for the newer event');
+      },
+      'ignore-events-already-seen',
+    );
   });
 
   it('reports a reference error in Synced and does not create', async () => {

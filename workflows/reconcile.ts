@@ -5,14 +5,15 @@ import * as wf from '@temporalio/workflow';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ReconcileActivities } from '../activities/reconcile';
 import { conditionStatus, reconcileError, type ConditionUpdate } from '../apis/conditions';
-import type { ResourceRef } from '../runtime/managed-kind';
+import type { PollIntervals, ResourceRef } from '../runtime/managed-kind';
 import { OBJECT_GONE } from '../runtime/errors';
 import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
-import { allows, backoffSeconds, decide, secondsUntilNextPass, type Plan, type Step } from './decide';
+import { allows, backoffSeconds, decide, secondsUntilNextPass, type NextPass, type Plan, type Step } from './decide';
 import type { EventNote } from '../activities/events';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { planWriteBack } from './status';
 import type { PassObservation } from './observation';
+import { hasSeen, latestResourceVersion } from '../runtime/resource-version';
 
 // Reading the object, observing the provider and the idempotent writes to our own API server
 // (finalizer, status, events) are short, so they run as local activities: one marker event
@@ -39,6 +40,23 @@ const RELEASE_ORPHANS_FIRST = 'release-orphans-first';
 /** A workflow signalled during its final pass runs one more pass instead of ending. */
 const RECHECK_AFTER_LATE_SIGNAL = 'recheck-after-late-signal';
 
+/** A settled resource of a swept kind waits for the sweep, not for its steady poll. */
+const WAIT_FOR_SWEEP = 'wait-for-sweep';
+
+/**
+ * After a pass that changed the external resource (create, update, delete) the next pass runs
+ * at once, reading the object at least as new as that pass's writes (a create's external name),
+ * instead of waiting for the pending timer or a watch echo: a synchronous change (a VPC created
+ * or deleted) is confirmed one timer sooner, with no timer, signal or workflow task for it.
+ */
+const OBSERVE_AFTER_CHANGE = 'observe-after-external-change';
+
+/**
+ * A watch event no newer than the object the last pass read carries nothing that pass did not
+ * see (our own writes, mostly, once they outrun the pass that made them).
+ */
+const IGNORE_EVENTS_ALREADY_SEEN = 'ignore-events-already-seen';
+
 /** Keeps each run's history small: replaying it is cheap, and so is storing it in SQLite. */
 const DEFAULT_HISTORY_BUDGET = 2_000;
 
@@ -55,9 +73,10 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
   let lastPass: PassSummary | undefined;
 
   wf.setHandler(resourceEventSignal, (event) => {
+    state.knownResourceVersion = latestResourceVersion(state.knownResourceVersion, event.resourceVersion);
     // Our own writes come back as watch events; they carry nothing new. A wake-up (something
     // this object depends on changed) always does.
-    if (!event.wake && event.uid === state.uid && state.ownResourceVersions.includes(event.resourceVersion)) return;
+    if (!event.wake && event.uid === state.uid && seenAlready(state, event.resourceVersion)) return;
     state.dirty = true;
   });
   wf.setHandler(stateQuery, () => ({
@@ -98,6 +117,7 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
     if (wf.allHandlersFinished() && (continueAsNewSuggested || historyLength > (input.historyBudget ?? DEFAULT_HISTORY_BUDGET))) {
       await wf.continueAsNew<typeof reconcileManagedResource>({ ...input, carried: state });
     }
+    if (waitSeconds === 0) continue;
     if (waitSeconds === undefined) await wf.condition(() => state.dirty);
     else await wf.condition(() => state.dirty, waitSeconds * 1000);
   }
@@ -126,7 +146,14 @@ async function reconcilePass(ref: ResourceRef, state: CarriedState): Promise<Pas
 }
 
 async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResult> {
-  const observation: PassObservation = await controlPlane.observe.executeWithOptions({ summary: `observe ${describe(ref)}` }, [ref]);
+  // The worker's cache serves the object once it has seen everything this workflow has heard of
+  // or written. A local activity's input is not recorded in history, so this changes no replay.
+  state.knownResourceVersion = latestResourceVersion(state.knownResourceVersion, ...state.ownResourceVersions);
+  const atLeast = state.knownResourceVersion;
+  const observation: PassObservation = await controlPlane.observe.executeWithOptions(
+    { summary: `observe ${describe(ref)}` },
+    atLeast === undefined ? [ref] : [ref, atLeast],
+  );
   state.passes += 1;
   const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [] };
   if (!observation.found) {
@@ -136,6 +163,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
 
   const { object, poll } = observation;
   summary.generation = object.generation;
+  state.observedResourceVersion = object.resourceVersion;
   if (state.uid !== object.uid) {
     // A new object under the same name: nothing learned about the old one applies.
     Object.assign(state, { uid: object.uid, consecutiveFailures: 0, lastEventMessage: undefined });
@@ -152,6 +180,8 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     releaseOrphansFirst: object.deleting && !deleteExternal && providerError !== undefined && wf.patched(RELEASE_ORPHANS_FIRST),
   });
   const events: EventNote[] = [];
+  const changedInPreviousPass = state.changedExternalInLastPass === true;
+  state.changedExternalInLastPass = false;
   let lateInitialized: Record<string, unknown> | undefined;
   let failure: string | undefined = plan.error;
   try {
@@ -184,7 +214,33 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     if (writeBack.status) recordConditionsInSearchAttributes(state, writeBack.status.conditions);
   }
   const next = failure === undefined ? plan.next : 'backoff';
-  return { summary, waitSeconds: secondsUntilNextPass(next, poll, state.consecutiveFailures), complete: false };
+  // Never twice in a row: a provider that cannot find what it just created, or an update that
+  // never takes, must not loop; the pass after waits as before.
+  if (failure === undefined && state.changedExternalInLastPass && !changedInPreviousPass && wf.patched(OBSERVE_AFTER_CHANGE)) {
+    return { summary, waitSeconds: 0, complete: false };
+  }
+  return { summary, waitSeconds: secondsUntilNextPass(next, sweptPoll(next, poll), state.consecutiveFailures), complete: false };
+}
+
+/**
+ * Whether a watch event of this object tells the workflow nothing new: it is one of the last
+ * pass's own writes, or (versioned) no newer than the object that pass read. Asked only for
+ * events that would otherwise start a pass, so other signals record no marker.
+ */
+function seenAlready(state: CarriedState, resourceVersion: string): boolean {
+  if (state.ownResourceVersions.includes(resourceVersion)) return true;
+  const observed = state.observedResourceVersion;
+  return observed !== undefined && hasSeen(observed, resourceVersion) === true && wf.patched(IGNORE_EVENTS_ALREADY_SEEN);
+}
+
+/**
+ * A settled resource of a kind with a sweep waits for the sweep's wake-up, with only the
+ * kind's safety net as a timer. Versioned: running workflows waited the steady interval here.
+ * Asked only where the answer matters, so other passes record no marker.
+ */
+function sweptPoll(next: NextPass, poll: PollIntervals): PollIntervals {
+  if (next !== 'settled' || poll.safetyNetSeconds === undefined || wf.patched(WAIT_FOR_SWEEP)) return poll;
+  return { ...poll, safetyNetSeconds: undefined };
 }
 
 async function runStep(
@@ -216,6 +272,8 @@ async function runStep(
       return controlPlane.releaseDependencies.executeWithOptions({ summary: `release what ${target} depends on` }, [ref, uid]);
     case 'create': {
       const created = await provider.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [ref, uid]);
+      if (created.resourceVersion) state.ownResourceVersions.push(created.resourceVersion);
+      state.changedExternalInLastPass = true;
       events.push({ type: 'Normal', reason: 'CreatedExternalResource', message: created.summary });
       return created.summary;
     }
@@ -224,11 +282,13 @@ async function runStep(
         { summary: `update external resource of ${target}: ${step.diff ?? ''}` },
         [ref, uid],
       );
+      state.changedExternalInLastPass = true;
       events.push({ type: 'Normal', reason: 'UpdatedExternalResource', message: updated });
       return updated;
     }
     case 'delete': {
       const deleted = await provider.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
+      state.changedExternalInLastPass = true;
       events.push({ type: 'Normal', reason: 'DeletedExternalResource', message: deleted });
       return deleted;
     }

@@ -1,5 +1,5 @@
-// The dependency chain: examples/aws-network/ (12 resources) applied verbatim with
-// `kubectl apply -f` into a fresh namespace, then deleted with `kubectl delete -f`.
+// The dependency chain: examples/aws-network/ (18 managed resources and a Secret) applied
+// verbatim with `kubectl apply -f` into a fresh namespace, then deleted with `kubectl delete -f`.
 //
 // What our ordering costs is the gap between two figures: the time from apply to all Ready,
 // and its limit, the sum of the create latencies along the heaviest dependency chain (no control
@@ -9,8 +9,6 @@
 // DependencyViolations (goal 0), and whether moto itself, with its one journal lock, is the
 // bottleneck rather than us.
 import { join } from 'node:path';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { apiVersionOf } from '../../runtime/managed-kind';
 import { repoRoot } from '../../stack/paths';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { ec2Inventory, formatLeftovers, inventoryAdded } from '../ec2-inventory';
@@ -21,7 +19,8 @@ import { instrumentMoto, phaseBetween, phaseRows, readProbe, type PhaseFigures, 
 import { processesUnder } from '../process-cpu';
 import { formatLatencies, latenciesBetween, readWorkerLatencies } from '../worker-latencies';
 import { machine, writeResult } from '../results';
-import { keyOfObject, watchObjects } from '../watch-objects';
+import { watchObjects } from '../watch-objects';
+import { warmUp } from '../warm-up';
 import { reconcileTimeline, type ReconcileTimeline } from '../workflow-timeline';
 
 export const NETWORK_DIR = join(repoRoot, 'examples', 'aws-network');
@@ -63,7 +62,8 @@ export async function runNetworkChain(options: { keep: boolean }): Promise<Netwo
 
 async function measureNetwork(bench: BenchStack): Promise<NetworkChainResult> {
   const { ec2Endpoint, kubeconfigPath } = bench.servers;
-  await warmUp(bench);
+  await bench.kubectl(['create', 'namespace', 'bench-warm-up']);
+  await warmUp(bench, 'bench-warm-up');
   await bench.kubectl(['create', 'namespace', namespace]);
   const graph = await readNetworkGraph(NETWORK_DIR, namespace);
   const keys = graph.objects.map((o) => o.key);
@@ -121,38 +121,6 @@ async function measureNetwork(bench: BenchStack): Promise<NetworkChainResult> {
     return result;
   } finally {
     await objects.stop();
-  }
-}
-
-/**
- * One VPC through the whole path (watcher, workflow, EC2, status) and back, before measuring. A
- * control plane that users apply to has been running: the first create after start-up also
- * loads the EC2 SDK and compiles the workflow code paths, seconds on a loaded 2-core box, and
- * that would count against the first object of the chain but not against the limit. The peer
- * is warmed up the same way (stack/peers.ts waits for canary objects to reconcile).
- */
-async function warmUp(bench: BenchStack): Promise<void> {
-  const namespace = 'bench-warm-up';
-  const name = 'warm-up';
-  const key = keyOfObject(vpcApi.kind, name);
-  await bench.kubectl(['create', 'namespace', namespace]);
-  const vpcs = await watchObjects(bench.servers.kubeconfigPath, [vpcApi], { namespace });
-  try {
-    const ready = vpcs.waitFor(() => vpcs.readyAt.has(key), TIMEOUT_MS);
-    ready.catch(() => {}); // awaited below, unless the apply fails first
-    const vpc = {
-      apiVersion: apiVersionOf(vpcApi),
-      kind: vpcApi.kind,
-      metadata: { name, namespace },
-      spec: { forProvider: { region: 'us-east-1', cidrBlock: '10.99.0.0/16' } },
-    };
-    await bench.kubectl(['apply', '-f', '-'], JSON.stringify(vpc));
-    await ready.catch((error: Error) => {
-      throw new Error(`${error.message}: the warm-up VPC did not turn Ready. ${vpcs.describe()}`);
-    });
-    await bench.kubectl(['delete', 'vpc', name, '-n', namespace, '--timeout=120s']);
-  } finally {
-    await vpcs.stop();
   }
 }
 

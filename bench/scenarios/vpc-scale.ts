@@ -1,125 +1,223 @@
-// Scale: N VPCs applied at once to a fresh stack. Measures what users feel and what the stack
-// costs: time until all are Ready, per-resource apply-to-Ready percentiles, watch-event-to-signal
-// latency, worker and watcher memory, and Temporal history events per reconcile pass.
+// Scale: N VPCs (default 1,000) on one fresh stack, measured against the floor, then left alone.
+//
+//   1. the limit: the minimal work any controller must do for N VPCs, done directly by
+//      bench/limits/minimal-vpc-controller.ts in a namespace our watcher does not watch;
+//      then its delete to empty;
+//   2. ours: `kubectl apply` of the same N VPCs, until all are Ready; the ratio to the limit;
+//   3. settled: after a pause, an idle window at the kinds' default poll intervals: CPU of
+//      every process, EC2 calls, history written per pass, memory;
+//   4. drift: 1% of the VPCs lose their tag out of band; how long until EC2 has it back;
+//   5. `kubectl delete` of all of them until none is left, next to the limit's delete.
+//
+// The worker runs at the default poll interval throughout: a short poll would make the idle
+// window measure polling that no user runs.
+import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@temporalio/client';
-import { workflowIdFor, refFor } from '../../runtime/managed-kind';
+import { EXTERNAL_NAME } from '../../apis/annotations';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { stateQuery } from '../../workflows/api';
-import { startBenchStack } from '../chronoplane-stack';
-import { percentile, RssSampler, summarizeLatency, table } from '../measure';
+import { kindFor } from '../../providers/registry';
+import { refFor, workflowIdFor } from '../../runtime/managed-kind';
+import { reconcileNowUpdate } from '../../workflows/api';
+import { MOTO_PLAIN_LOOKUPS_ENV } from '../../stack/moto';
+import { benchVpcName, benchVpcObject } from '../bench-vpcs';
+import { startBenchStack, type BenchStack } from '../chronoplane-stack';
+import { measureDriftCorrection } from '../drift';
+import { ec2Inventory, inventoryAdded } from '../ec2-inventory';
+import { historyCost, perPassBetween, perWorkflow } from '../history-cost';
+import { LIMIT_ACCESS_KEY_ID, minimalVpcApply, minimalVpcDelete, type LimitTarget } from '../limits/minimal-vpc-controller';
+import { percentile, RssSampler, summarizeLatency } from '../measure';
+import { instrumentMoto, phaseBetween, readProbe, type ProbeTarget } from '../phase-probe';
+import { processesUnder } from '../process-cpu';
 import { machine, writeResult } from '../results';
-import { watchObjects } from '../watch-objects';
+import { keyOfObject, watchObjects, type WatchedObjects } from '../watch-objects';
+import { latenciesBetween, readWorkerLatencies } from '../worker-latencies';
+import { warmUp } from '../warm-up';
+import { printVpcScaleTable, type VpcScaleResult } from './vpc-scale-table';
 
 export interface VpcScaleOptions {
   count: number;
+  /** Seconds of the idle measurement (CPU, EC2 calls, history per pass). */
+  idleWindowSeconds: number;
+  /** Seconds to wait after all Ready before the idle window opens. */
+  settleSeconds: number;
+  /** Seconds to wait for all Ready (and for all gone); past it, the figures so far are reported. */
+  timeoutSeconds: number;
+  /** false skips the limit, e.g. when moto is too slow to finish its deletes. */
+  limit: boolean;
   keep: boolean;
 }
 
 const namespace = 'bench';
-const steadyPollSeconds = 10;
+const limitNamespace = 'bench-limit';
+/** The key stack/cluster-bootstrap.ts gives the default ProviderConfig: our control plane's calls. */
+const OUR_ACCESS_KEY_ID = 'testing';
+const HISTORY_SAMPLE = 20;
+const DRIFT_SHARE = 0.01;
 
-export async function runVpcScale({ count, keep }: VpcScaleOptions): Promise<void> {
-  const bench = await startBenchStack({ steadyPollSeconds, keep });
+export async function runVpcScale(options: VpcScaleOptions): Promise<VpcScaleResult> {
+  instrumentMoto();
+  const bench = await startBenchStack({ watchNamespace: namespace, keep: options.keep });
   const rss = new RssSampler(bench.pids);
   try {
-    await bench.kubectl(['create', 'namespace', namespace]);
-    const names = Array.from({ length: count }, (_, i) => `vpc-${String(i).padStart(4, '0')}`);
-    const manifest = {
-      apiVersion: 'v1',
-      kind: 'List',
-      items: names.map((name, i) => ({
-        apiVersion: 'ec2.aws.chronoplane.io/v1alpha1',
-        kind: 'VPC',
-        metadata: { name, namespace },
-        spec: { forProvider: { region: 'us-east-1', cidrBlock: `10.${i >> 8}.${i & 255}.0/24`, tags: { bench: 'apply-to-ready' } } },
-      })),
-    };
-
-    const vpcs = await watchObjects(bench.servers.kubeconfigPath, [vpcApi], { namespace });
-    let readyAt: Map<string, number>;
-    let appliedAt: number;
-    let applyReturnedAt: number;
-    let allReadyAt: number;
-    try {
-      const allReady = vpcs.waitFor(() => vpcs.readyAt.size >= count, 600_000);
-      rss.start();
-      appliedAt = Date.now();
-      await bench.kubectl(['apply', '-f', '-'], JSON.stringify(manifest));
-      applyReturnedAt = Date.now();
-      await allReady;
-      allReadyAt = Date.now();
-      readyAt = new Map(vpcs.readyAt);
-    } finally {
-      await vpcs.stop();
-    }
-    const perResource = [...readyAt.values()].map((t) => (t - appliedAt) / 1000);
-
-    // History cost: the passes so far include the create; then one steady poll more.
-    const sample = names.filter((_, i) => i % Math.max(1, Math.floor(count / 20)) === 0).slice(0, 20);
-    const before = await historyAndPasses(bench.temporal, sample);
-    await sleep((steadyPollSeconds * 2 + 2) * 1000);
-    const after = await historyAndPasses(bench.temporal, sample);
-    const steadyEventsPerPass = (after.events - before.events) / Math.max(1, after.passes - before.passes);
-
-    const signalLatency = summarizeLatency(await (await fetch(`http://127.0.0.1:${bench.watcherMetricsPort}/metrics`)).text());
-    const deleteStart = Date.now();
-    await bench.kubectl(['delete', 'vpc', '--all', '-n', namespace, '--timeout=600s']);
-    const deleteSeconds = (Date.now() - deleteStart) / 1000;
-    rss.stop();
-
-    const result = {
-      date: new Date().toISOString(),
-      count,
-      machine: await machine(),
-      seconds: {
-        applyCommand: (applyReturnedAt - appliedAt) / 1000,
-        timeToAllReady: (allReadyAt - appliedAt) / 1000,
-        applyToReadyP50: percentile(perResource, 0.5),
-        applyToReadyP95: percentile(perResource, 0.95),
-        deleteAll: deleteSeconds,
-      },
-      watchEventToSignalMs: signalLatency,
-      rssMiB: rss.summary(),
-      historyEvents: {
-        perPassIncludingCreate: before.events / Math.max(1, before.passes),
-        perSteadyPass: steadyEventsPerPass,
-        sampledWorkflows: sample.length,
-      },
-    };
-    console.log(`\n== ${count} VPCs applied at once ==`);
-    console.log(
-      table([
-        ['resources applied at once', String(count)],
-        ['kubectl apply returned after', `${result.seconds.applyCommand.toFixed(2)} s`],
-        ['time to all Ready', `${result.seconds.timeToAllReady.toFixed(2)} s`],
-        ['apply-to-Ready p50 / p95', `${result.seconds.applyToReadyP50.toFixed(2)} s / ${result.seconds.applyToReadyP95.toFixed(2)} s`],
-        [
-          'watch event to signal p50 / p95 / p99',
-          `${signalLatency.p50} / ${signalLatency.p95} / ${signalLatency.p99} ms (${signalLatency.count} signals)`,
-        ],
-        ['worker RSS peak / end', `${result.rssMiB.worker.peak} / ${result.rssMiB.worker.last} MiB`],
-        ['watcher RSS peak / end', `${result.rssMiB.watcher.peak} / ${result.rssMiB.watcher.last} MiB`],
-        ['history events per pass (incl. create)', result.historyEvents.perPassIncludingCreate.toFixed(1)],
-        ['history events per steady pass', result.historyEvents.perSteadyPass.toFixed(1)],
-        ['delete all (kubectl delete --all)', `${deleteSeconds.toFixed(2)} s`],
-      ]),
-    );
-    console.log(`\nwrote ${await writeResult(`apply-to-ready-${count}`, result)}`);
+    const result = await measureScale(bench, rss, options);
+    printVpcScaleTable(result);
+    console.log(`\nwrote ${await writeResult(`vpc-scale-${options.count}`, result)}`);
+    return result;
   } finally {
     rss.stop();
     await bench.stop();
   }
 }
 
-async function historyAndPasses(client: Client, names: string[]): Promise<{ events: number; passes: number }> {
-  let events = 0;
-  let passes = 0;
-  for (const name of names) {
-    const handle = client.workflow.getHandle(workflowIdFor(refFor(vpcApi, namespace, name)));
-    const [description, state] = await Promise.all([handle.describe(), handle.query(stateQuery)]);
-    events += description.historyLength;
-    passes += state.passes;
+async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watcher'>, options: VpcScaleOptions): Promise<VpcScaleResult> {
+  const { count } = options;
+  const { ec2Endpoint, kubeconfigPath } = bench.servers;
+  const timeoutMs = options.timeoutSeconds * 1000;
+  const pollSeconds = kindFor(vpcApi.group, vpcApi.kind).poll.steadySeconds;
+  const processes = await processesUnder(bench.dir);
+  const ours: ProbeTarget = { ec2Endpoint, accessKeyId: OUR_ACCESS_KEY_ID, processes };
+  const limitProbe: ProbeTarget = { ...ours, accessKeyId: LIMIT_ACCESS_KEY_ID };
+  const result: VpcScaleResult = {
+    date: new Date().toISOString(),
+    count,
+    machine: await machine(),
+    loadAverage: { atStart: loadAverage() },
+    motoLookups: process.env[MOTO_PLAIN_LOOKUPS_ENV] === '1' ? 'as moto ships them' : 'shortcuts (stack/moto_lookup_shortcuts.py)',
+    pollSteadySeconds: pollSeconds,
+  };
+
+  // 1. The limit, while our controllers have nothing to do.
+  if (options.limit)
+    result.limit = await measureLimit({ kubeconfigPath, ec2Endpoint, namespace: limitNamespace }, bench, limitProbe, count);
+
+  // 2. Ours.
+  await bench.kubectl(['create', 'namespace', namespace]);
+  await warmUp(bench, namespace);
+  const inventoryBefore = await ec2Inventory(ec2Endpoint);
+  const vpcs = await watchObjects(kubeconfigPath, [vpcApi], { namespace });
+  try {
+    rss.start();
+    const [beforeApply, workerBefore] = await Promise.all([readProbe(ours), readWorkerLatencies(bench.workerMetricsPort)]);
+    const allReady = vpcs.waitFor(() => vpcs.readyAt.size >= count, timeoutMs);
+    allReady.catch(() => {}); // awaited below, unless the apply fails first
+    const manifest = { apiVersion: 'v1', kind: 'List', items: Array.from({ length: count }, (_, i) => benchVpcObject(namespace, i)) };
+    const appliedAt = Date.now();
+    await bench.kubectl(['apply', '-f', '-'], JSON.stringify(manifest));
+    const kubectlSeconds = (Date.now() - appliedAt) / 1000;
+    const completed = await allReady.then(
+      () => true,
+      () => false,
+    );
+    const [afterApply, workerAfter] = await Promise.all([readProbe(ours), readWorkerLatencies(bench.workerMetricsPort)]);
+    const readyAfter = [...vpcs.readyAt.values()].map((at) => (at - appliedAt) / 1000);
+    result.apply = {
+      kubectlSeconds,
+      allReadySeconds: completed ? Math.max(...readyAfter) : undefined,
+      ready: vpcs.readyAt.size,
+      p50Seconds: percentile(readyAfter, 0.5),
+      p95Seconds: percentile(readyAfter, 0.95),
+      phase: phaseBetween(ours, beforeApply, afterApply),
+      workerSteps: latenciesBetween(workerBefore, workerAfter),
+    };
+    result.watchEventToSignalMs = summarizeLatency(await (await fetch(`http://127.0.0.1:${bench.watcherMetricsPort}/metrics`)).text());
+    result.loadAverage.afterApply = loadAverage();
+
+    if (completed) await measureSettled(bench, rss, vpcs, ours, options, pollSeconds, result);
+    else
+      console.log(`\nonly ${vpcs.readyAt.size} of ${count} VPCs were Ready after ${options.timeoutSeconds} s: skipping the settled phases`);
+
+    // 5. Delete to empty.
+    const [beforeDelete, deleteStart] = [await readProbe(ours), Date.now()];
+    const allGone = vpcs.waitFor(() => vpcs.current.size === 0, timeoutMs);
+    allGone.catch(() => {}); // awaited below, unless the delete fails first
+    await bench.kubectl(['delete', 'vpc', '--all', '-n', namespace, '--wait=false']);
+    const deleteKubectlSeconds = (Date.now() - deleteStart) / 1000;
+    const gone = await allGone.then(
+      () => true,
+      () => false,
+    );
+    result.delete = {
+      kubectlSeconds: deleteKubectlSeconds,
+      toEmptySeconds: gone ? (Date.now() - deleteStart) / 1000 : undefined,
+      left: vpcs.current.size,
+      phase: phaseBetween(ours, beforeDelete, await readProbe(ours)),
+    };
+    result.leftAtEc2 = gone ? inventoryAdded(inventoryBefore, await ec2Inventory(ec2Endpoint)) : undefined;
+    rss.stop();
+    result.rssPeakMiB = { worker: rss.summary().worker.peak, watcher: rss.summary().watcher.peak };
+    result.loadAverage.atEnd = loadAverage();
+    return result;
+  } finally {
+    await vpcs.stop();
   }
-  return { events, passes };
 }
+
+async function measureLimit(target: LimitTarget, bench: BenchStack, probe: ProbeTarget, count: number): Promise<VpcScaleResult['limit']> {
+  await bench.kubectl(['create', 'namespace', target.namespace]);
+  let reading = await readProbe(probe);
+  const apply = await minimalVpcApply(target, count);
+  const applyPhase = phaseBetween(probe, reading, (reading = await readProbe(probe)));
+  const deleted = await minimalVpcDelete(target, apply.vpcs);
+  return {
+    applySeconds: apply.seconds,
+    applyP50Seconds: percentile(apply.doneAfterSeconds, 0.5),
+    deleteSeconds: deleted.seconds,
+    phases: { apply: applyPhase, delete: phaseBetween(probe, reading, await readProbe(probe)) },
+  };
+}
+
+/** Phases 3 and 4: the idle window, then drift. */
+async function measureSettled(
+  bench: BenchStack,
+  rss: RssSampler<'worker' | 'watcher'>,
+  vpcs: WatchedObjects,
+  ours: ProbeTarget,
+  options: VpcScaleOptions,
+  pollSeconds: number,
+  result: VpcScaleResult,
+): Promise<void> {
+  const { count } = options;
+  const step = Math.max(1, Math.floor(count / HISTORY_SAMPLE));
+  const sample = Array.from({ length: Math.min(HISTORY_SAMPLE, count) }, (_, i) => refFor(vpcApi, namespace, benchVpcName(i * step)));
+  await sleep(options.settleSeconds * 1000);
+  const historyBefore = await historyCost(bench.temporal, sample);
+  const beforeIdle = await readProbe(ours);
+  await sleep(options.idleWindowSeconds * 1000);
+  const idle = phaseBetween(ours, beforeIdle, await readProbe(ours));
+  const historyAfter = await historyCost(bench.temporal, sample);
+  const { worker, watcher } = rss.summary();
+  // Settled workflows run no pass of their own; one pass each on request is what a sweep's
+  // wake-up or the safety net costs a settled resource.
+  await Promise.all(sample.map((ref) => bench.temporal.workflow.getHandle(workflowIdFor(ref)).executeUpdate(reconcileNowUpdate)));
+  const historyForced = await historyCost(bench.temporal, sample);
+  result.idle = {
+    ...idle,
+    cpuPercentOfACorePer1000: Object.fromEntries(
+      Object.entries(idle.cpuSeconds).map(([name, seconds]) => [name, ((seconds / idle.seconds) * 100 * 1000) / count]),
+    ),
+    ec2CallsPerResourcePerHour: ((idle.ec2Calls.total / count) * 3600) / idle.seconds,
+  };
+  result.history = {
+    sampled: sample.length,
+    perWorkflowUntilSettled: perWorkflow(historyBefore),
+    passesInIdleWindow: historyAfter.passes - historyBefore.passes,
+    perSettledPass: perPassBetween(historyAfter, historyForced),
+  };
+  result.rssSettledMiB = { worker: worker.last, watcher: watcher.last };
+  result.loadAverage.afterIdle = loadAverage();
+
+  const drifted = Array.from({ length: Math.max(1, Math.round(count * DRIFT_SHARE)) }, (_, i) => i * Math.floor(1 / DRIFT_SHARE))
+    .filter((index) => index < count)
+    .map((index) => vpcs.current.get(keyOfObject(vpcApi.kind, benchVpcName(index)))?.metadata?.annotations?.[EXTERNAL_NAME])
+    .filter((id): id is string => id !== undefined);
+  const drift = await measureDriftCorrection(bench.servers.ec2Endpoint, drifted, (3 * pollSeconds + 60) * 1000);
+  result.drift = {
+    changed: drift.changed,
+    p50Seconds: percentile(drift.correctedAfterSeconds, 0.5),
+    maxSeconds: Math.max(...drift.correctedAfterSeconds),
+    uncorrected: drift.uncorrected.length,
+  };
+}
+
+/** The 1, 5 and 15 minute load averages: on a shared 2-core box they say how noisy a figure is. */
+const loadAverage = () => loadavg().map((load) => Math.round(load * 100) / 100);

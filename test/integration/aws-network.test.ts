@@ -9,9 +9,12 @@ import {
   ec2Calls,
   leftovers,
   managedObjects,
+  managedOnly,
   networkFiles,
+  networkManifests,
   readManifests,
   useOwnProviderConfig,
+  withProviderConfig,
   type Manifest,
 } from './network';
 
@@ -29,21 +32,22 @@ async function manifestsInOrder(order: 'reverse' | 'shuffled'): Promise<Manifest
   const files = await networkFiles();
   if (order === 'reverse') files.reverse();
   else files.sort((a, b) => hash(a) - hash(b)); // a fixed shuffle, so a failure can be replayed
-  const manifests = (await Promise.all(files.map(readManifests))).flat();
-  return manifests.map((m) => ({ ...m, spec: { ...m.spec, providerConfigRef: { name: providerConfig } } }));
+  return withProviderConfig((await Promise.all(files.map(readManifests))).flat(), providerConfig);
 }
 
 const hash = (s: string) => [...s].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1009, 7);
 
 async function allReady(manifests: Manifest[]): Promise<void> {
-  await Promise.all(manifests.map((m) => plane.ready(m.kind, m.metadata.name, 120_000)));
+  await Promise.all(managedOnly(manifests).map((m) => plane.ready(m.kind, m.metadata.name, 120_000)));
 }
 
 async function expectListedAsManaged(count: number): Promise<void> {
   const table = await plane.kubectl(['get', 'managed']);
   const rows = table.split('\n').filter((line) => line && !line.startsWith('NAME'));
   expect(rows).toHaveLength(count);
-  for (const row of rows) expect(row).toMatch(/\s+True\s+True\s+(vpc|subnet|igw|rtb|rtbassoc|sg|sgr)-[0-9a-f]+(_\S+)?\s+/);
+  // EC2's ids, or for a key pair its name (KeyPair admin's), as its external name.
+  for (const row of rows)
+    expect(row).toMatch(/\s+True\s+True\s+((vpc|subnet|igw|rtb|rtbassoc|sg|sgr|eipalloc|nat|i)-[0-9a-f]+(_\S+)?|admin)\s+/);
 }
 
 async function deletedToNothing(deleteAll: () => Promise<unknown>): Promise<void> {
@@ -54,11 +58,11 @@ async function deletedToNothing(deleteAll: () => Promise<unknown>): Promise<void
 
 describe('the example network', () => {
   it('applies with `kubectl apply -f examples/aws-network/` to all Ready, and deletes with `kubectl delete -f` to nothing', async () => {
-    const manifests = (await Promise.all((await networkFiles()).map(readManifests))).flat();
+    const manifests = await networkManifests();
     const before = await readEc2CallCounts(plane.ec2Endpoint);
     await plane.kubectl(['apply', '-f', NETWORK_DIR]);
     await allReady(manifests);
-    await expectListedAsManaged(manifests.length);
+    await expectListedAsManaged(managedOnly(manifests).length);
     const subnet = await plane.getObject('subnet', 'public-a');
     expect(condition(subnet, 'ReferencesResolved')).toMatchObject({ status: 'True' });
     const vpc = await plane.getObject('vpc', 'network');
@@ -81,7 +85,7 @@ describe('the example network', () => {
       const before = await readEc2CallCounts(plane.ec2Endpoint);
       await plane.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests }));
       await allReady(manifests);
-      await expectListedAsManaged(manifests.length);
+      await expectListedAsManaged(managedOnly(manifests).length);
       await deletedToNothing(() =>
         plane.kubectl(['delete', '--wait=false', ...manifests.map((m) => `${m.kind.toLowerCase()}/${m.metadata.name}`)]),
       );

@@ -10,10 +10,17 @@ import { EC2Client, DescribeVpcsCommand, type Vpc } from '@aws-sdk/client-ec2';
 import { Client, Connection } from '@temporalio/client';
 import { parse } from 'yaml';
 import { runKubectl } from './kubectl';
+import { parsePayloadKeys } from '../../runtime/payload-keys';
+import { EncryptionCodec } from '../../runtime/payload-codec';
+import { decodeHistory } from '../../runtime/history-payloads';
+import { workflowIdFor } from '../../runtime/managed-kind';
+import { stateQuery } from '../../workflows/api';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 export interface VpcObject {
+  apiVersion: string;
+  kind: string;
   metadata: {
     name: string;
     namespace: string;
@@ -43,6 +50,9 @@ export class ControlPlane {
     readonly temporal: Client,
     private readonly connection: Connection,
     private readonly extraEnv: Record<string, string>,
+    /** The payload codec's key: its worker, watcher and `temporal` client share it. */
+    readonly payloadKey: string,
+    readonly codec: EncryptionCodec,
   ) {
     this.ec2 = new EC2Client({
       region: 'us-east-1',
@@ -57,7 +67,10 @@ export class ControlPlane {
     const namespace = `it-${label}-${suffix}`;
     await runKubectl(['create', 'namespace', namespace]);
     const connection = await Connection.connect({ address: inject('temporalAddress') });
-    const plane = new ControlPlane(namespace, `it-${label}-${suffix}`, new Client({ connection }), connection, env);
+    const payloadKey = randomBytes(32).toString('base64');
+    const codec = new EncryptionCodec(parsePayloadKeys(payloadKey, 'the test key'));
+    const temporal = new Client({ connection, dataConverter: { payloadCodecs: [codec] } });
+    const plane = new ControlPlane(namespace, `it-${label}-${suffix}`, temporal, connection, env, payloadKey, codec);
     await Promise.all([plane.startWorker(), plane.startWatcher()]);
     return plane;
   }
@@ -82,6 +95,7 @@ export class ControlPlane {
       CHRONOPLANE_WORKER_METRICS_PORT: '0',
       CHRONOPLANE_WATCHER_METRICS_PORT: '0',
       CHRONOPLANE_WORKFLOW_BUNDLE: inject('workflowBundle'),
+      CHRONOPLANE_PAYLOAD_KEY: this.payloadKey,
       ...this.extraEnv,
       ...extra,
     };
@@ -116,6 +130,14 @@ export class ControlPlane {
 
   async startWatcher(): Promise<void> {
     this.watcher = await this.spawnComponent('watcher/main.ts', 'watcher started', {});
+  }
+
+  /**
+   * A workflow's history with its payloads decrypted, as the Temporal UI shows it through the
+   * codec endpoint. `temporal.workflow.getHandle(id).fetchHistory()` gives them encrypted.
+   */
+  async decodedHistory(workflowId: string) {
+    return decodeHistory(await this.temporal.workflow.getHandle(workflowId).fetchHistory(), this.codec);
   }
 
   /** Waits for the worker to exit by itself (for example at a failpoint) and returns its exit code. */
@@ -177,8 +199,28 @@ export class ControlPlane {
         timeoutMs,
       );
     } catch (error) {
-      // The conditions say why, which is what a reader of a failed run needs first.
-      throw new Error(`${(error as Error).message}; last conditions: ${JSON.stringify(last?.status?.conditions ?? null)}`);
+      // The conditions say why, which is what a reader of a failed run needs first; then what
+      // its workflow last did, in case it never got to write any.
+      const conditions = JSON.stringify(last?.status?.conditions ?? null);
+      throw new Error(`${(error as Error).message}; last conditions: ${conditions}; ${await this.workflowSummary(last)}`);
+    }
+  }
+
+  /** The object's workflow as a short line: its status and last pass, or why they are unknown. */
+  private async workflowSummary(object: VpcObject | undefined): Promise<string> {
+    if (!object) return 'no object';
+    const ref = { group: object.apiVersion.split('/')[0]!, kind: object.kind, namespace: this.namespace, name: object.metadata.name };
+    try {
+      const handle = this.temporal.workflow.getHandle(workflowIdFor(ref));
+      const [description, state] = await Promise.all([handle.describe(), handle.query(stateQuery)]);
+      const logged = this.logs
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes(`${ref.namespace}/${ref.name}`))
+        .slice(-3);
+      return `workflow ${description.status.name}, uid ${state.uid} (object ${object.metadata.uid}), ${state.passes} passes, last ${JSON.stringify(state.lastPass)}; last log lines about it: ${logged.join(' | ') || 'none'}`;
+    } catch (error) {
+      return `workflow ${workflowIdFor(ref)}: ${(error as Error).message}`;
     }
   }
 

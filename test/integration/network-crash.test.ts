@@ -4,7 +4,7 @@
 // with exactly one resource per object, and deleting the network leaves nothing behind.
 //
 // Under the failpoint the worker runs one activity at a time and exits after every first
-// create attempt (worker/main.ts), so each of the 12 objects kills it once, whatever order the
+// create attempt (worker/main.ts), so each of the 18 objects kills it once, whatever order the
 // dependency waves wake them in; the retry (attempt 2) comes when the heartbeat timeout
 // notices the dead worker, and runs on the restarted one without exiting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,15 @@ import { DescribeRouteTablesCommand, DescribeSecurityGroupRulesCommand } from '@
 import { decodeTimeoutType } from '@temporalio/common';
 import { workflowIdFor } from '../../runtime/managed-kind';
 import { ControlPlane, condition, eventually, type VpcObject } from './harness';
-import { leftovers, managedObjects, networkFiles, readManifests, useOwnProviderConfig, type Manifest } from './network';
+import {
+  leftovers,
+  managedObjects,
+  managedOnly,
+  networkManifests,
+  useOwnProviderConfig,
+  withProviderConfig,
+  type Manifest,
+} from './network';
 
 const FAILPOINT = { CHRONOPLANE_FAILPOINT: 'exit-after-external-create' };
 const GROUP = 'ec2.aws.chronoplane.io';
@@ -88,20 +96,19 @@ async function createRetriedAfterHeartbeatTimeout(m: Manifest): Promise<boolean>
 }
 
 describe('the worker killed after each create', () => {
-  it('ends with exactly one external resource per object, all Ready, and deletes to nothing', { timeout: 420_000 }, async () => {
+  it('ends with exactly one external resource per object, all Ready, and deletes to nothing', { timeout: 720_000 }, async () => {
     const providerConfig = await useOwnProviderConfig(plane);
-    const manifests = (await Promise.all((await networkFiles()).map(readManifests)))
-      .flat()
-      .map((m) => ({ ...m, spec: { ...m.spec, providerConfigRef: { name: providerConfig } } }));
+    const applied = withProviderConfig(await networkManifests(), providerConfig);
+    const manifests = managedOnly(applied);
     const kinds = new Set(manifests.map((m) => m.kind));
-    expect(kinds.size).toBe(8);
+    expect(kinds.size).toBe(12);
 
     await plane.stopWorker();
     await plane.startWorker(FAILPOINT);
     const restarts = restartOnExit();
-    await plane.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests }));
+    await plane.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: applied }));
     // Polled once a second with one kubectl call: the machine is busy enough restarting workers.
-    const deadline = Date.now() + 360_000;
+    const deadline = Date.now() + 600_000;
     try {
       for (let waiting = await notReady(manifests); waiting.length > 0; waiting = await notReady(manifests)) {
         if (Date.now() > deadline)
@@ -129,8 +136,12 @@ describe('the worker killed after each create', () => {
       vpcs: 1,
       subnets: 2,
       internetGateways: 1,
-      routeTables: 1,
+      routeTables: 2,
       securityGroups: 2,
+      addresses: 1,
+      natGateways: 1,
+      keyPairs: 1,
+      instances: 1,
     });
     // ...and those EC2 knows by content, in what holds them, each the one recorded.
     const name = async (kind: string, n: string) => (await plane.getObject(kind, n))!.metadata.annotations!['crossplane.io/external-name']!;
@@ -155,7 +166,13 @@ describe('the worker killed after each create', () => {
         .sort(),
     ).toEqual([await name('securitygrouprule', 'web-https'), await name('securitygrouprule', 'web-ssh-from-admin')].sort());
 
-    await plane.kubectl(['delete', '--wait=false', ...manifests.map((m) => `${m.kind.toLowerCase()}/${m.metadata.name}`)]);
+    // The key pair's private key survived its kill: the retry made the key pair anew, since the
+    // first attempt's key was lost with the worker, and published the new one.
+    const keySecret = JSON.parse(await plane.kubectl(['get', 'secret', 'admin-key', '-o', 'json'])) as { data?: Record<string, string> };
+    expect(Buffer.from(keySecret.data?.privateKey ?? '', 'base64').toString()).toMatch(/PRIVATE KEY/);
+    expect(Buffer.from(keySecret.data?.keyName ?? '', 'base64').toString()).toBe(await name('keypair', 'admin'));
+
+    await plane.kubectl(['delete', '--wait=false', ...applied.map((m) => `${m.kind.toLowerCase()}/${m.metadata.name}`)]);
     await eventually(async () => (await managedObjects(plane)).length === 0, 'every managed object to be gone', 120_000);
     expect(await leftovers(plane)).toEqual({});
   });

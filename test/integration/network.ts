@@ -5,11 +5,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
+  DescribeAddressesCommand,
+  DescribeInstancesCommand,
   DescribeInternetGatewaysCommand,
+  DescribeKeyPairsCommand,
+  DescribeNatGatewaysCommand,
   DescribeRouteTablesCommand,
   DescribeSecurityGroupsCommand,
   DescribeSubnetsCommand,
   DescribeVpcsCommand,
+  type Tag,
 } from '@aws-sdk/client-ec2';
 import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from '../../bench/ec2-call-counter';
 import type { ControlPlane } from './harness';
@@ -30,6 +35,23 @@ export async function networkFiles(): Promise<string[]> {
 
 export async function readManifests(file: string): Promise<Manifest[]> {
   return parseAllDocuments(await readFile(join(NETWORK_DIR, file), 'utf8')).map((d) => d.toJS() as Manifest);
+}
+
+/** Every manifest of the example, in file order: the managed resources and the Secret they read. */
+export async function networkManifests(): Promise<Manifest[]> {
+  return (await Promise.all((await networkFiles()).map(readManifests))).flat();
+}
+
+/** The managed resources among them: the ones with a spec.forProvider, which become Ready. */
+export function managedOnly(manifests: readonly Manifest[]): Manifest[] {
+  return manifests.filter((m) => m.spec?.forProvider !== undefined);
+}
+
+/** The manifests with each managed resource signing with `providerConfig`; the rest as they are. */
+export function withProviderConfig(manifests: readonly Manifest[], providerConfig: string): Manifest[] {
+  return manifests.map((m) =>
+    m.spec?.forProvider === undefined ? m : { ...m, spec: { ...m.spec, providerConfigRef: { name: providerConfig } } },
+  );
 }
 
 /**
@@ -65,22 +87,38 @@ export async function ec2Calls(plane: ControlPlane, since: Ec2CallCount[]): Prom
   return summarizeEc2Calls(since, await readEc2CallCounts(plane.ec2Endpoint), { accessKeyId: plane.namespace });
 }
 
-/** EC2 resources tagged as belonging to objects in the test's namespace, by type. */
+/**
+ * EC2 resources tagged as belonging to objects in the test's namespace, by type, leaving out
+ * what EC2 still lists once it is gone (deleted NAT gateways, terminated instances). The tag is
+ * checked here too: moto ignores tag filters for some types (NAT gateways).
+ */
 export async function leftovers(plane: ControlPlane): Promise<Record<string, string[]>> {
   const Filters = [{ Name: 'tag:crossplane-namespace', Values: [plane.namespace] }];
-  const [vpcs, subnets, gateways, tables, groups] = await Promise.all([
+  const ours = (tags: Tag[] | undefined) => tags?.some((t) => t.Key === 'crossplane-namespace' && t.Value === plane.namespace) ?? false;
+  const [vpcs, subnets, gateways, tables, groups, addresses, natGateways, keyPairs, reservations] = await Promise.all([
     plane.ec2.send(new DescribeVpcsCommand({ Filters })),
     plane.ec2.send(new DescribeSubnetsCommand({ Filters })),
     plane.ec2.send(new DescribeInternetGatewaysCommand({ Filters })),
     plane.ec2.send(new DescribeRouteTablesCommand({ Filters })),
     plane.ec2.send(new DescribeSecurityGroupsCommand({ Filters })),
+    plane.ec2.send(new DescribeAddressesCommand({ Filters })),
+    plane.ec2.send(new DescribeNatGatewaysCommand({ Filter: Filters })),
+    plane.ec2.send(new DescribeKeyPairsCommand({ Filters })),
+    plane.ec2.send(new DescribeInstancesCommand({ Filters })),
   ]);
   const found: Record<string, string[]> = {
-    vpcs: (vpcs.Vpcs ?? []).map((v) => v.VpcId!),
-    subnets: (subnets.Subnets ?? []).map((s) => s.SubnetId!),
-    internetGateways: (gateways.InternetGateways ?? []).map((g) => g.InternetGatewayId!),
-    routeTables: (tables.RouteTables ?? []).map((t) => t.RouteTableId!),
-    securityGroups: (groups.SecurityGroups ?? []).map((g) => g.GroupId!),
+    vpcs: (vpcs.Vpcs ?? []).filter((v) => ours(v.Tags)).map((v) => v.VpcId!),
+    subnets: (subnets.Subnets ?? []).filter((s) => ours(s.Tags)).map((s) => s.SubnetId!),
+    internetGateways: (gateways.InternetGateways ?? []).filter((g) => ours(g.Tags)).map((g) => g.InternetGatewayId!),
+    routeTables: (tables.RouteTables ?? []).filter((t) => ours(t.Tags)).map((t) => t.RouteTableId!),
+    securityGroups: (groups.SecurityGroups ?? []).filter((g) => ours(g.Tags)).map((g) => g.GroupId!),
+    addresses: (addresses.Addresses ?? []).filter((a) => ours(a.Tags)).map((a) => a.AllocationId!),
+    natGateways: (natGateways.NatGateways ?? []).filter((g) => ours(g.Tags) && g.State !== 'deleted').map((g) => g.NatGatewayId!),
+    keyPairs: (keyPairs.KeyPairs ?? []).filter((k) => ours(k.Tags)).map((k) => k.KeyName!),
+    instances: (reservations.Reservations ?? [])
+      .flatMap((r) => r.Instances ?? [])
+      .filter((i) => ours(i.Tags) && i.State?.Name !== 'terminated')
+      .map((i) => i.InstanceId!),
   };
   return Object.fromEntries(Object.entries(found).filter(([, ids]) => ids.length > 0));
 }

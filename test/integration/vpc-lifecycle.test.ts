@@ -78,7 +78,7 @@ describe('VPC lifecycle', () => {
     }, 'the workflow to be listed by its search attributes');
     expect(found).toEqual([workflowId]);
 
-    const history = await plane.temporal.workflow.getHandle(workflowId).fetchHistory();
+    const history = await plane.decodedHistory(workflowId); // payloads, summaries too, are encrypted
     const summaries = (history.events ?? [])
       .filter((e) => e.activityTaskScheduledEventAttributes)
       .map((e) => JSON.parse(Buffer.from(e.userMetadata!.summary!.data!).toString()) as string);
@@ -149,7 +149,11 @@ describe('VPC lifecycle', () => {
     await plane.kubectl(['delete', 'vpc', vpc.metadata.name, '--wait=false']);
     let releasedBeforeDeleted = false;
     await eventually(async () => {
-      const [object, external] = await Promise.all([plane.getVpc(vpc.metadata.name), plane.describeVpc(vpcId)]);
+      // The object first, then the VPC: a VPC still there after the object was seen gone was
+      // released too early. (Read at once, the two could straddle a delete and release that
+      // now follow each other within milliseconds, and report a false violation.)
+      const object = await plane.getVpc(vpc.metadata.name);
+      const external = await plane.describeVpc(vpcId);
       if (!object && external) releasedBeforeDeleted = true;
       return !object && !external;
     }, 'the VPC and the object to be deleted');

@@ -17,5 +17,8 @@ export async function startTestEnvironment(): Promise<TestWorkflowEnvironment> {
 }
 
 export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  return bundleWorkflowCode({
+    workflowsPath: workflowsPath(),
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  });
 }

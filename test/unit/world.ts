@@ -7,6 +7,7 @@ import type { Condition } from '../../apis/conditions';
 import type { ManagementAction } from '../../apis/managed';
 import type { PassObservation, ProviderError, ReferenceObservation } from '../../workflows/observation';
 import { OBJECT_GONE } from '../../runtime/errors';
+import type { PollIntervals } from '../../runtime/managed-kind';
 
 export interface WorldObject {
   uid: string;
@@ -27,12 +28,16 @@ export class World {
   object: WorldObject | undefined = newObject('uid-1');
   external = new Map<string, { upToDate: boolean }>();
   calls: string[] = [];
+  /** The oldest resourceVersion each observe was allowed to read, in order. */
+  observedAtLeast: (string | undefined)[] = [];
   events: string[] = [];
   /** Thrown by the next createExternal calls, in order. */
   createFailures: Error[] = [];
+  /** How many observes after a create still miss it (a provider's eventual consistency). */
+  missesAfterCreate = 0;
   /** Thrown by the next observe calls, in order (the API server being down, say). */
   observeFailures: Error[] = [];
-  poll = { steadySeconds: 2, pendingSeconds: 0.2 };
+  poll: PollIntervals = { steadySeconds: 2, pendingSeconds: 0.2 };
   /** What the resolver reports; set by reference tests, cleared by a resolveReferences step. */
   references: ReferenceObservation | undefined;
   /** Dependents holding the object while it is deleted. */
@@ -61,8 +66,9 @@ export class World {
   activities(): ReconcileActivities {
     const world = this;
     return {
-      async observe(): Promise<PassObservation> {
+      async observe(_ref, atLeast): Promise<PassObservation> {
         world.calls.push('observe');
+        world.observedAtLeast.push(atLeast);
         const failure = world.observeFailures.shift();
         if (failure) throw failure;
         const o = world.object;
@@ -84,7 +90,9 @@ export class World {
         if (o.paused) return { found: true, object, poll: world.poll };
         const extras = { references: structuredClone(world.references), blockers: world.blockers?.slice() };
         if (world.externalError) return { found: true, object, poll: world.poll, externalError: world.externalError, ...extras };
-        const ext = o.externalName ? world.external.get(o.externalName) : undefined;
+        const missed = o.externalName !== undefined && world.missesAfterCreate > 0;
+        if (missed) world.missesAfterCreate -= 1;
+        const ext = o.externalName && !missed ? world.external.get(o.externalName) : undefined;
         const external = ext
           ? { resourceExists: true, resourceUpToDate: ext.upToDate, readiness: 'Available' as const, atProvider: { id: o.externalName } }
           : { resourceExists: false, resourceUpToDate: false };
@@ -125,7 +133,7 @@ export class World {
         world.external.set(externalName, { upToDate: true });
         o.externalName = externalName;
         world.bump(o);
-        return { externalName, summary: `created ${externalName}` };
+        return { externalName, summary: `created ${externalName}`, resourceVersion: String(o.resourceVersion) };
       },
       async updateExternal(_ref, uid) {
         world.calls.push('updateExternal');

@@ -1,9 +1,10 @@
 // The answers Ec2Api turns EC2 errors into, without EC2: the SDK client is never used, since
 // each call's `send` throws or returns what the test says.
-import type { EC2Client } from '@aws-sdk/client-ec2';
+import type { EC2Client, EC2PaginationConfiguration, Filter } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
 import { ClassifiedError } from '../../../runtime/errors';
-import { Ec2Api, isNotFound, present, requiredId } from './ec2-api';
+import type { ManagedResource } from '../../../runtime/managed-resource';
+import { ABSENT, Ec2Api, isNotFound, present, requiredId, sweptByUid, withExternalNames } from './ec2-api';
 
 const ec2 = new Ec2Api({} as EC2Client, { region: 'us-east-1' });
 const awsError = (name: string) =>
@@ -67,6 +68,61 @@ describe('present', () => {
     expect(present({ differences: ['tag a: not in spec', 'tag b: want "1"'], readiness: 'Available', atProvider: {} })).toMatchObject({
       resourceUpToDate: false,
       diff: 'tag a: not in spec; tag b: want "1"',
+    });
+  });
+});
+
+describe('Ec2Api.describeMatching', () => {
+  /** A paginator over ids that match `vpc-<n>` for even n, two results a page, recording each call. */
+  function fakePaginator(calls: { values: string[]; pageSize?: number }[]) {
+    return async function* (config: EC2PaginationConfiguration, { Filters }: { Filters: Filter[] }) {
+      const values = Filters[0]!.Values!;
+      const matching = values.filter((v) => Number(v.slice(4)) % 2 === 0);
+      for (let at = 0; at === 0 || at < matching.length; at += 2) {
+        calls.push({ values, pageSize: config.pageSize });
+        yield { Items: matching.slice(at, at + 2) };
+      }
+    };
+  }
+
+  it('asks for 200 values a request, follows every page, and skips what matches nothing', async () => {
+    const calls: { values: string[]; pageSize?: number }[] = [];
+    const ids = Array.from({ length: 450 }, (_, n) => `vpc-${n}`);
+    const found = await ec2.describeMatching('cannot describe VPCs', 'vpc-id', [...ids, 'vpc-0'], fakePaginator(calls), (p) => p.Items);
+    expect(found).toEqual(ids.filter((_, n) => n % 2 === 0));
+    const requests = [...new Map(calls.map((c) => [c.values, c])).values()];
+    expect(requests.map((r) => r.values.length)).toEqual([200, 200, 50]); // the repeated vpc-0 is asked once
+    expect(requests.every((r) => r.pageSize === 200)).toBe(true);
+  });
+
+  it('makes no call for no values, and classifies a failure', async () => {
+    const calls: { values: string[] }[] = [];
+    expect(await ec2.describeMatching('cannot describe VPCs', 'vpc-id', [], fakePaginator(calls), (p) => p.Items)).toEqual([]);
+    expect(calls).toEqual([]);
+    const failingPages = async function* (): AsyncGenerator<{ Items: string[] }> {
+      yield* [];
+      throw awsError('UnauthorizedOperation');
+    };
+    await expect(ec2.describeMatching('cannot describe VPCs', 'vpc-id', ['vpc-1'], failingPages, (p) => p.Items)).rejects.toMatchObject({
+      failureClass: 'NotAuthorized',
+      message: 'cannot describe VPCs: UnauthorizedOperation: UnauthorizedOperation happened',
+    });
+  });
+});
+
+describe('sweptByUid', () => {
+  const mr = (uid: string, externalName?: string) =>
+    ({ metadata: { uid, annotations: externalName ? { 'crossplane.io/external-name': externalName } : {} } }) as ManagedResource;
+
+  it('answers for every named resource: what was found under its name (late initialization aside), or ABSENT; nothing for the unnamed', () => {
+    const named = withExternalNames([mr('u1', 'vpc-1'), mr('u2'), mr('u3', 'vpc-3')]);
+    expect(named.map((n) => n.id)).toEqual(['vpc-1', 'vpc-3']);
+    const swept = sweptByUid(named, new Map([['vpc-1', 'found']]), (_mr, x) =>
+      present({ differences: [], readiness: 'Available', atProvider: x, lateInitialized: { a: 1 } }),
+    );
+    expect(Object.fromEntries(swept)).toEqual({
+      u1: { resourceExists: true, resourceUpToDate: true, readiness: 'Available', atProvider: 'found', diff: undefined },
+      u3: ABSENT,
     });
   });
 });

@@ -2,9 +2,19 @@
 // classified and say what was being done, "not found" (or another expected error code) as an
 // answer rather than an error, the uid-tag lookup that makes creates idempotent, and tag sync.
 // Kinds only wire their own calls.
-import { CreateTagsCommand, DeleteTagsCommand, type EC2Client, type Filter } from '@aws-sdk/client-ec2';
+import {
+  CreateTagsCommand,
+  DeleteTagsCommand,
+  paginateDescribeRouteTables,
+  type EC2Client,
+  type EC2PaginationConfiguration,
+  type Filter,
+  type RouteTable,
+} from '@aws-sdk/client-ec2';
+import { EXTERNAL_NAME } from '../../../apis/annotations';
 import { ClassifiedError } from '../../../runtime/errors';
-import type { Connector, ExternalClient, ExternalObservation, Readiness } from '../../../runtime/external-client';
+import type { Connector, ExternalClient, ExternalObservation, Readiness, SweptObservation } from '../../../runtime/external-client';
+import type { ManagedResource } from '../../../runtime/managed-resource';
 import { describeAlternatives } from '../../../runtime/references/declaration';
 import { ec2ClientFor } from '../ec2-client';
 import { errorCode, toClassifiedAwsError } from '../errors';
@@ -64,6 +74,32 @@ export class Ec2Api {
     return done;
   }
 
+  /**
+   * Every resource whose filter `name` matches one of `values`, for a sweep: 200 values a
+   * request (EC2's limit per filter) and as many pages as EC2 needs. An id that matches
+   * nothing is simply absent from the answer, where an id parameter would fail the whole call
+   * with NotFound. The SDK's paginator follows NextToken; `pageSize` must stay within the
+   * call's MaxResults range.
+   */
+  async describeMatching<Page, T>(
+    action: string,
+    name: string,
+    values: readonly string[],
+    paginate: (config: EC2PaginationConfiguration, input: { Filters: Filter[] }) => AsyncIterable<Page>,
+    itemsOf: (page: Page) => readonly T[] | undefined,
+    { pageSize = FILTER_VALUES_MAX }: { pageSize?: number } = {},
+  ): Promise<T[]> {
+    const found: T[] = [];
+    const unique = [...new Set(values)];
+    for (let at = 0; at < unique.length; at += FILTER_VALUES_MAX) {
+      const Filters = [{ Name: name, Values: unique.slice(at, at + FILTER_VALUES_MAX) }];
+      await this.call(action, async (sdk) => {
+        for await (const page of paginate({ client: sdk, pageSize }, { Filters })) found.push(...(itemsOf(page) ?? []));
+      });
+    }
+    return found;
+  }
+
   private async callExcept<T>(
     action: string,
     expected: (error: unknown) => boolean,
@@ -103,6 +139,51 @@ export function isNotFound(error: unknown): boolean {
 export function requiredId(value: string | undefined, field: string): string {
   if (!value) throw new ClassifiedError('InvalidInput', `${field} is required: set ${describeAlternatives({ field })}`);
   return value;
+}
+
+/** EC2 takes at most 200 values in one filter. */
+export const FILTER_VALUES_MAX = 200;
+
+/**
+ * The route tables whose filter `name` matches one of `values`: what the sweeps of route
+ * tables, routes and associations read. DescribeRouteTables returns at most 100 a page.
+ */
+export function describeRouteTablesMatching(ec2: Ec2Api, action: string, name: string, values: readonly string[]): Promise<RouteTable[]> {
+  return ec2.describeMatching(action, name, values, paginateDescribeRouteTables, (p) => p.RouteTables, { pageSize: 100 });
+}
+
+/** A resource a sweep can look up: one with an external name, and that name. */
+export interface NamedResource<M> {
+  mr: M;
+  id: string;
+}
+
+/** The resources with an external name: only those exist anywhere a sweep could look. */
+export function withExternalNames<M extends ManagedResource<any, any>>(mrs: readonly M[]): NamedResource<M>[] {
+  return mrs.flatMap((mr) => {
+    const id = mr.metadata.annotations?.[EXTERNAL_NAME];
+    return id ? [{ mr, id }] : [];
+  });
+}
+
+/**
+ * observeMany's answer: for each named resource, what its kind's observe makes of the external
+ * resource found under its id, or ABSENT when the bulk read did not find it. Late
+ * initialization is left out: only a resource's own pass acts on it, with a full observe.
+ */
+export function sweptByUid<M extends ManagedResource<any, any>, X, A>(
+  resources: readonly NamedResource<M>[],
+  found: ReadonlyMap<string, X>,
+  observation: (mr: M, external: X) => ExternalObservation<unknown, A>,
+): Map<string, SweptObservation<A>> {
+  return new Map(
+    resources.map(({ mr, id }): [string, SweptObservation<A>] => {
+      const external = found.get(id);
+      if (external === undefined) return [mr.metadata.uid, ABSENT];
+      const { lateInitialized: _unused, ...swept } = observation(mr, external);
+      return [mr.metadata.uid, swept];
+    }),
+  );
 }
 
 /** What observe answers when there is no external resource: none recorded, or EC2 has none. */

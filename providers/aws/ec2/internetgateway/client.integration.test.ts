@@ -14,6 +14,7 @@ import {
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
+import { expectSweepAgrees } from '../sweep-agreement';
 import { InternetGatewayExternalClient } from './client';
 import type { InternetGatewayObservation, InternetGatewayParameters } from './schema';
 
@@ -63,6 +64,7 @@ describe('InternetGateway client against moto', () => {
 
     const observed = await client.observe(mr);
     expect(observed).toMatchObject({ resourceExists: true, resourceUpToDate: true, readiness: 'Available', diff: undefined });
+    await expectSweepAgrees(client, [mr]);
     expect(observed.atProvider).toMatchObject({ internetGatewayId: igwId, attachments: [{ vpcId: vpcA, state: 'available' }] });
     expect(observed.atProvider!.ownerId).toMatch(/^\d{12}$/);
     expect(observed.lateInitialized).toBeUndefined();
@@ -112,6 +114,7 @@ describe('InternetGateway client against moto', () => {
     await sdk.send(new DetachInternetGatewayCommand({ InternetGatewayId: igwId, VpcId: vpcA }));
     await sdk.send(new CreateTagsCommand({ Resources: [igwId], Tags: [{ Key: 'rogue', Value: '1' }] }));
     const drifted = await client.observe(mr);
+    await expectSweepAgrees(client, [mr]);
     expect(drifted).toMatchObject({ resourceUpToDate: false, readiness: 'Unavailable' });
     expect(drifted.diff).toBe(`vpcId: want ${vpcA}, attached to nothing; tag rogue: not in spec`);
 
@@ -142,6 +145,7 @@ describe('InternetGateway client against moto', () => {
     // its DeleteVpc, unlike EC2's, would not refuse an attached gateway.
     expect(await client.delete(mr)).toBe(`deleted internet gateway ${igwId}; detached from VPC ${vpcA}`);
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [mr]);
     expect(await client.delete(mr)).toBe(`internet gateway ${igwId} was already gone`);
     await sdk.send(new DeleteVpcCommand({ VpcId: vpcA }));
   });

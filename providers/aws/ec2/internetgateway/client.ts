@@ -7,14 +7,15 @@ import {
   DeleteInternetGatewayCommand,
   DescribeInternetGatewaysCommand,
   DetachInternetGatewayCommand,
+  paginateDescribeInternetGateways,
   type InternetGateway,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, uidFilter, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
 import { attachedVpcIds, attachmentPlan, differences, readinessOf, toAtProvider } from './convert';
 import { internetGatewayApi, type InternetGatewayObservation, type InternetGatewayParameters } from './schema';
 
@@ -31,12 +32,21 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
     const igwId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!igwId) return ABSENT;
     const igw = await this.describe(igwId);
-    if (!igw) return ABSENT;
-    return present({
-      differences: differences(mr.spec.forProvider, igw, desiredTags(internetGatewayApi, mr)),
-      readiness: readinessOf(mr.spec.forProvider, igw),
-      atProvider: toAtProvider(igw),
-    });
+    return igw ? observation(mr, igw) : ABSENT;
+  }
+
+  /** One DescribeInternetGateways per 200 gateways, attachments and tags included. */
+  async observeMany(mrs: readonly InternetGatewayResource[]): Promise<Map<string, SweptObservation<InternetGatewayObservation>>> {
+    const named = withExternalNames(mrs);
+    const ids = named.map((n) => n.id);
+    const gateways = await this.ec2.describeMatching(
+      'cannot describe internet gateways',
+      'internet-gateway-id',
+      ids,
+      paginateDescribeInternetGateways,
+      (p) => p.InternetGateways,
+    );
+    return sweptByUid(named, new Map(gateways.map((igw) => [igw.InternetGatewayId!, igw])), observation);
   }
 
   async create(mr: InternetGatewayResource) {
@@ -135,3 +145,15 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
 }
 
 const ALREADY_ASSOCIATED = 'Resource.AlreadyAssociated';
+
+/** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
+function observation(
+  mr: InternetGatewayResource,
+  igw: InternetGateway,
+): ExternalObservation<InternetGatewayParameters, InternetGatewayObservation> {
+  return present({
+    differences: differences(mr.spec.forProvider, igw, desiredTags(internetGatewayApi, mr)),
+    readiness: readinessOf(mr.spec.forProvider, igw),
+    atProvider: toAtProvider(igw),
+  });
+}

@@ -1,6 +1,7 @@
 // The InternetGateway kind as the registry sees it: API, schemas, connector, polling and the
 // reference that fills its (mutable) vpcId from a VPC.
 import { lazyConnector, type ManagedKind } from '../../../../runtime/managed-kind';
+import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { vpcApi } from '../vpc/schema';
 import { InternetGatewayObservation, InternetGatewayParameters, internetGatewayApi } from './schema';
 
@@ -9,8 +10,10 @@ export const internetGatewayKind: ManagedKind<InternetGatewayParameters, Interne
   forProvider: InternetGatewayParameters,
   atProvider: InternetGatewayObservation,
   connector: lazyConnector(async () => (await import('./client')).internetGatewayConnector),
-  // Attachments change only when someone changes them; a minute balances drift detection
-  // against API calls. Attaching finishes within seconds.
-  poll: { steadySeconds: 60, pendingSeconds: 5 },
+  // Attachments change only when someone changes them; the sweep looks for that every minute.
+  // Attaching finishes within seconds.
+  poll: { steadySeconds: 60, pendingSeconds: 5, safetyNetSeconds: SAFETY_NET_SECONDS },
   references: [{ field: 'vpcId', to: vpcApi }],
+  // The sweep reads every field observe compares; the safety net only covers a failed sweep.
+  bulkObservation: ec2BulkObservation(),
 };

@@ -4,9 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import {
+  AllocateAddressCommand,
   AttachInternetGatewayCommand,
   CreateInternetGatewayCommand,
+  CreateNatGatewayCommand,
   CreateRouteTableCommand,
+  CreateSubnetCommand,
   CreateVpcCommand,
   DeleteRouteTableCommand,
   DescribeRouteTablesCommand,
@@ -17,6 +20,7 @@ import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { runKubectl } from '../../../../test/integration/kubectl';
 import { Ec2Api } from '../ec2-api';
+import { expectSweepAgrees } from '../sweep-agreement';
 import { RouteExternalClient } from './client';
 import type { RouteObservation, RouteParameters } from './schema';
 
@@ -78,6 +82,7 @@ describe('Route client against moto', () => {
 
     const observed = await client.observe(mr);
     expect(observed).toMatchObject({ resourceExists: true, resourceUpToDate: true, readiness: 'Available', diff: undefined });
+    await expectSweepAgrees(client, [mr]);
     expect(observed.atProvider).toMatchObject({
       routeTableId,
       destinationCidrBlock: '0.0.0.0/0',
@@ -131,6 +136,7 @@ describe('Route client against moto', () => {
   it('reports a route repointed outside Chronoplane, and update points it back', async () => {
     await sdk.send(new ReplaceRouteCommand({ RouteTableId: routeTableId, DestinationCidrBlock: '0.0.0.0/0', GatewayId: igw2 }));
     const drifted = await client.observe(mr);
+    await expectSweepAgrees(client, [mr]);
     expect(drifted).toMatchObject({
       resourceExists: true,
       resourceUpToDate: false,
@@ -172,9 +178,35 @@ describe('Route client against moto', () => {
     await expect(client.observe(named(mr, routeTableId))).rejects.toMatchObject({ failureClass: 'InvalidInput' });
   });
 
+  it('routes to a NAT gateway by natGatewayId', async () => {
+    const subnetId = (await sdk.send(new CreateSubnetCommand({ VpcId: vpcId, CidrBlock: '10.61.1.0/24' }))).Subnet!.SubnetId!;
+    const allocationId = (await sdk.send(new AllocateAddressCommand({ Domain: 'vpc' }))).AllocationId!;
+    const natGatewayId = (await sdk.send(new CreateNatGatewayCommand({ SubnetId: subnetId, AllocationId: allocationId }))).NatGateway!
+      .NatGatewayId!;
+    const viaNat = routeResource({ routeTableId, destinationCidrBlock: '10.90.0.0/16', natGatewayId });
+    const created = await client.create(viaNat);
+    expect(created).toEqual({
+      externalName: `${routeTableId}_10.90.0.0/16`,
+      summary: `created route 10.90.0.0/16 to natGatewayId ${natGatewayId} in route table ${routeTableId} in us-east-1`,
+    });
+    const recorded = named(viaNat, created.externalName);
+    expect(await client.observe(recorded)).toMatchObject({
+      resourceExists: true,
+      resourceUpToDate: true,
+      readiness: 'Available',
+      atProvider: { natGatewayId, state: 'active' },
+    });
+    await expectSweepAgrees(client, [recorded]);
+    expect((await client.create(viaNat)).summary).toBe(
+      `found route 10.90.0.0/16 to natGatewayId ${natGatewayId} already in route table ${routeTableId}`,
+    );
+    expect(await client.delete(recorded)).toBe(`deleted route 10.90.0.0/16 from route table ${routeTableId}`);
+  });
+
   it('deletes the route; a second delete, or one after the table is gone, is a success', async () => {
     expect(await client.delete(mr)).toBe(`deleted route 0.0.0.0/0 from route table ${routeTableId}`);
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [mr]);
     expect(await client.delete(mr)).toBe(`route 0.0.0.0/0 in route table ${routeTableId} was already gone`);
 
     const doomedTable = await newTable(vpcId);
@@ -182,6 +214,7 @@ describe('Route client against moto', () => {
     const { externalName: doomedName } = await client.create(doomed);
     await sdk.send(new DeleteRouteTableCommand({ RouteTableId: doomedTable }));
     expect(await client.observe(named(doomed, doomedName))).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [named(doomed, doomedName)]);
     expect(await client.delete(named(doomed, doomedName))).toBe(`route 10.70.0.0/16 in route table ${doomedTable} was already gone`);
   });
 });
@@ -204,9 +237,19 @@ describe('Route admission rules on the real API server', () => {
     );
   });
 
+  it('admits a NAT gateway target given by natGatewayIdRef or natGatewayIdSelector', async () => {
+    await expect(dryRun({ routeTableIdRef: { name: 'rt' }, natGatewayIdRef: { name: 'nat' } })).resolves.toContain(
+      'created (server dry run)',
+    );
+    await expect(dryRun({ routeTableId: 'rtb-1', natGatewayIdSelector: { matchLabels: { tier: 'nat' } } })).resolves.toContain(
+      'created (server dry run)',
+    );
+  });
+
   it.each([
     [{ routeTableId: 'rtb-1' }, 'set exactly one target'],
     [{ routeTableId: 'rtb-1', gatewayIdRef: { name: 'igw' }, natGatewayId: 'nat-1' }, 'set exactly one target'],
+    [{ routeTableId: 'rtb-1', gatewayId: 'igw-1', natGatewayIdRef: { name: 'nat' } }, 'set exactly one target'],
     [{ gatewayId: 'igw-1' }, 'one of routeTableId, routeTableIdRef or routeTableIdSelector is required'],
     [{ routeTableId: 'rtb-1', gatewayId: 'igw-1', destinationCidrBlock: '10.0.0.1/16' }, 'no host bits set'],
     [{ routeTableId: 'rtb-1', gatewayId: 'igw-1', destinationCidrBlock: '::/0' }, 'must be an IPv4 network'],

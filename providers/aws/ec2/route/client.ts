@@ -12,9 +12,18 @@ import {
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
-import { ABSENT, ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';
+import {
+  ABSENT,
+  describeRouteTablesMatching,
+  ec2Connector,
+  present,
+  requiredId,
+  sweptByUid,
+  withExternalNames,
+  type Ec2Api,
+} from '../ec2-api';
 import {
   differences,
   existingRouteConflict,
@@ -45,14 +54,30 @@ export class RouteExternalClient implements ExternalClient<RouteParameters, Rout
     if (!id) return ABSENT;
     const rt = await this.ec2.find(`cannot describe route table ${id.routeTableId}`, (sdk) => describeTable(sdk, id.routeTableId));
     const route = rt && routeFor(rt, id.destinationCidrBlock);
-    if (!route) return ABSENT;
-    return present({
-      differences: differences(mr.spec.forProvider, id, route),
-      readiness: readinessOf(route),
-      readinessMessage: unavailableMessage(route),
-      atProvider: toAtProvider(id, route),
-      lateInitialized: lateInitialize(mr.spec.forProvider, id),
+    return route ? observation(mr, id, route) : ABSENT;
+  }
+
+  /**
+   * Routes are read through their tables: one DescribeRouteTables per 100 tables, however many
+   * routes each holds. A route whose external name does not parse is left to its own pass,
+   * which reports it.
+   */
+  async observeMany(mrs: readonly RouteResource[]): Promise<Map<string, SweptObservation<RouteObservation>>> {
+    const named = withExternalNames(mrs).flatMap((n) => {
+      const id = parseRouteExternalName(n.id);
+      return id ? [{ ...n, route: id }] : [];
     });
+    const tableIds = named.map((n) => n.route.routeTableId);
+    const tables = await describeRouteTablesMatching(this.ec2, 'cannot describe route tables', 'route-table-id', tableIds);
+    const byId = new Map(tables.map((rt) => [rt.RouteTableId!, rt]));
+    const found = new Map(
+      named.flatMap(({ id, route }) => {
+        const rt = byId.get(route.routeTableId);
+        const inTable = rt && routeFor(rt, route.destinationCidrBlock);
+        return inTable ? [[id, { id: route, route: inTable }] as const] : [];
+      }),
+    );
+    return sweptByUid(named, found, (mr, { id, route }) => observation(mr, id, route));
   }
 
   async create(mr: RouteResource) {
@@ -62,7 +87,7 @@ export class RouteExternalClient implements ExternalClient<RouteParameters, Rout
     if (!target) {
       throw new ClassifiedError(
         'InvalidInput',
-        'a target is required: set gatewayId (or gatewayIdRef or gatewayIdSelector), natGatewayId, instanceId, networkInterfaceId or vpcPeeringConnectionId',
+        'a target is required: set gatewayId (or gatewayIdRef or gatewayIdSelector), natGatewayId (or natGatewayIdRef or natGatewayIdSelector), instanceId, networkInterfaceId or vpcPeeringConnectionId',
       );
     }
     const id: RouteId = { routeTableId, destinationCidrBlock: p.destinationCidrBlock };
@@ -153,4 +178,15 @@ function recordedId(mr: RouteResource): RouteId | undefined {
       `external name ${name} is not <routeTableId>_<destinationCidrBlock>, such as rtb-0abc_0.0.0.0/0`,
     );
   return id;
+}
+
+/** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
+function observation(mr: RouteResource, id: RouteId, route: Route): ExternalObservation<RouteParameters, RouteObservation> {
+  return present({
+    differences: differences(mr.spec.forProvider, id, route),
+    readiness: readinessOf(route),
+    readinessMessage: unavailableMessage(route),
+    atProvider: toAtProvider(id, route),
+    lateInitialized: lateInitialize(mr.spec.forProvider, id),
+  });
 }

@@ -20,14 +20,15 @@ export type RouteTarget = (typeof ROUTE_TARGETS)[number];
 
 const Target = (description: string) => Type.Optional(DocString(`${description} Exactly one target may be set; it can be changed.`));
 
-// gatewayId may come from gatewayIdRef or gatewayIdSelector (declared in index.ts), so the
-// rule counts those as gatewayId. The other targets gain references in later kinds.
+/** The targets whose value may come from a reference (declared in index.ts). */
+const REFERENCED_TARGETS: readonly RouteTarget[] = ['gatewayId', 'natGatewayId'];
+
+// The rule counts a target's Ref or Selector as the target itself. The other targets gain
+// references in later kinds.
 const exactlyOneTarget =
-  `(${celHasValueOrReference({ field: 'gatewayId' })} ? 1 : 0)` +
-  ROUTE_TARGETS.filter((t) => t !== 'gatewayId')
-    .map((t) => ` + (has(self.${t}) ? 1 : 0)`)
-    .join('') +
-  ' == 1';
+  ROUTE_TARGETS.map((t) => `(${REFERENCED_TARGETS.includes(t) ? celHasValueOrReference({ field: t }) : `has(self.${t})`} ? 1 : 0)`).join(
+    ' + ',
+  ) + ' == 1';
 
 export const RouteParameters = withRules(
   Doc('The desired state of the route, in EC2\u2019s terms.', {
@@ -47,7 +48,7 @@ export const RouteParameters = withRules(
       },
     ),
     gatewayId: Target('An internet gateway or virtual private gateway to send traffic to; or use gatewayIdRef or gatewayIdSelector.'),
-    natGatewayId: Target('A NAT gateway to send traffic to.'),
+    natGatewayId: Target('A NAT gateway to send traffic to; or use natGatewayIdRef or natGatewayIdSelector.'),
     instanceId: Target('A NAT instance to send traffic to (its primary network interface).'),
     networkInterfaceId: Target('A network interface to send traffic to.'),
     vpcPeeringConnectionId: Target('A VPC peering connection to send traffic to.'),
@@ -55,7 +56,7 @@ export const RouteParameters = withRules(
   {
     rule: exactlyOneTarget,
     message:
-      'set exactly one target: gatewayId (or gatewayIdRef or gatewayIdSelector), natGatewayId, instanceId, networkInterfaceId or vpcPeeringConnectionId',
+      'set exactly one target: gatewayId (or gatewayIdRef or gatewayIdSelector), natGatewayId (or natGatewayIdRef or natGatewayIdSelector), instanceId, networkInterfaceId or vpcPeeringConnectionId',
   },
 );
 export type RouteParameters = Static<typeof RouteParameters>;

@@ -14,6 +14,7 @@ import {
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
+import { expectSweepAgrees } from '../sweep-agreement';
 import { RouteTableExternalClient } from './client';
 import type { RouteTableObservation, RouteTableParameters } from './schema';
 
@@ -58,6 +59,7 @@ describe('RouteTable client against moto', () => {
 
     const observed = await client.observe(mr);
     expect(observed).toMatchObject({ resourceExists: true, resourceUpToDate: true, readiness: 'Available', diff: undefined });
+    await expectSweepAgrees(client, [mr]);
     expect(observed.atProvider).toMatchObject({
       routeTableId,
       vpcId,
@@ -107,6 +109,7 @@ describe('RouteTable client against moto', () => {
       }),
     );
     const drifted = await client.observe(mr);
+    await expectSweepAgrees(client, [mr]);
     expect(drifted.resourceUpToDate).toBe(false);
     expect(drifted.diff).toBe('tag team: want "net"; tag extra: not in spec');
 
@@ -141,6 +144,7 @@ describe('RouteTable client against moto', () => {
   it('deletes the route table; a second delete is a success', async () => {
     expect(await client.delete(mr)).toBe(`deleted route table ${routeTableId}`);
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [mr]);
     expect(await client.delete(mr)).toBe(`route table ${routeTableId} was already gone`);
     expect(await client.delete(routeTableResource({ vpcId }))).toBe('no route table was recorded; nothing to delete');
   });

@@ -2,10 +2,20 @@
 import { CreateRouteTableCommand, DeleteRouteTableCommand, DescribeRouteTablesCommand, type RouteTable } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, requiredId, uidFilter, type Ec2Api } from '../ec2-api';
+import {
+  ABSENT,
+  describeRouteTablesMatching,
+  ec2Connector,
+  present,
+  requiredId,
+  sweptByUid,
+  uidFilter,
+  withExternalNames,
+  type Ec2Api,
+} from '../ec2-api';
 import { differences, immutableDifferences, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { routeTableApi, type RouteTableObservation, type RouteTableParameters } from './schema';
 
@@ -20,13 +30,19 @@ export class RouteTableExternalClient implements ExternalClient<RouteTableParame
     const routeTableId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!routeTableId) return ABSENT;
     const rt = await this.describe(routeTableId);
-    if (!rt) return ABSENT;
-    return present({
-      differences: differences(mr.spec.forProvider, rt, desiredTags(routeTableApi, mr)),
-      readiness: readinessOf(rt),
-      atProvider: toAtProvider(rt),
-      lateInitialized: lateInitialize(mr.spec.forProvider, rt),
-    });
+    return rt ? observation(mr, rt) : ABSENT;
+  }
+
+  /** One DescribeRouteTables per 100 tables, routes and associations included. */
+  async observeMany(mrs: readonly RouteTableResource[]): Promise<Map<string, SweptObservation<RouteTableObservation>>> {
+    const named = withExternalNames(mrs);
+    const tables = await describeRouteTablesMatching(
+      this.ec2,
+      'cannot describe route tables',
+      'route-table-id',
+      named.map((n) => n.id),
+    );
+    return sweptByUid(named, new Map(tables.map((rt) => [rt.RouteTableId!, rt])), observation);
   }
 
   async create(mr: RouteTableResource) {
@@ -87,4 +103,14 @@ export class RouteTableExternalClient implements ExternalClient<RouteTableParame
     );
     return found.RouteTables?.[0];
   }
+}
+
+/** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
+function observation(mr: RouteTableResource, rt: RouteTable): ExternalObservation<RouteTableParameters, RouteTableObservation> {
+  return present({
+    differences: differences(mr.spec.forProvider, rt, desiredTags(routeTableApi, mr)),
+    readiness: readinessOf(rt),
+    atProvider: toAtProvider(rt),
+    lateInitialized: lateInitialize(mr.spec.forProvider, rt),
+  });
 }

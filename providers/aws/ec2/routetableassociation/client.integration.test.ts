@@ -17,6 +17,7 @@ import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { runKubectl } from '../../../../test/integration/kubectl';
 import { Ec2Api } from '../ec2-api';
+import { expectSweepAgrees } from '../sweep-agreement';
 import { RouteTableAssociationExternalClient } from './client';
 import type { RouteTableAssociationObservation, RouteTableAssociationParameters } from './schema';
 
@@ -83,6 +84,7 @@ describe('RouteTableAssociation client against moto', () => {
       diff: undefined,
       lateInitialized: undefined,
     });
+    await expectSweepAgrees(client, [mr]);
     expect(observed.atProvider).toEqual({
       routeTableAssociationId: associationId,
       routeTableId,
@@ -132,6 +134,7 @@ describe('RouteTableAssociation client against moto', () => {
     const { externalName } = await client.create(movedMr);
     await sdk.send(new ReplaceRouteTableAssociationCommand({ AssociationId: externalName, RouteTableId: otherTableId }));
     expect(await client.observe(named(movedMr, externalName))).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [named(movedMr, externalName)]);
     await expect(client.create(movedMr)).rejects.toMatchObject({
       failureClass: 'InvalidInput',
       message: expect.stringContaining(`is already associated with route table ${otherTableId}`),
@@ -166,6 +169,7 @@ describe('RouteTableAssociation client against moto', () => {
   it('disassociates; a second delete is a success', async () => {
     expect(await client.delete(mr)).toBe(`disassociated ${associationId}`);
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [mr]);
     expect(await associationsOfSubnet(subnetId)).toHaveLength(0);
     expect(await client.delete(mr)).toBe(`association ${associationId} was already gone`);
     expect(await client.delete(associationResource({ routeTableId, subnetId }))).toBe('no association was recorded; nothing to delete');

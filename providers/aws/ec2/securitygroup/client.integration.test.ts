@@ -15,6 +15,7 @@ import {
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
+import { expectSweepAgrees } from '../sweep-agreement';
 import { SecurityGroupExternalClient } from './client';
 import type { SecurityGroupObservation, SecurityGroupParameters } from './schema';
 
@@ -63,6 +64,7 @@ describe('SecurityGroup client against moto', () => {
 
     const observed = await client.observe(mr);
     expect(observed).toMatchObject({ resourceExists: true, resourceUpToDate: true, readiness: 'Available', diff: undefined });
+    await expectSweepAgrees(client, [mr]);
     expect(observed.atProvider).toMatchObject({ groupId, groupName: 'web', vpcId });
     expect(observed.atProvider!.ownerId).toMatch(/^\d{12}$/);
     expect(observed.atProvider!.securityGroupArn).toContain(groupId);
@@ -106,6 +108,7 @@ describe('SecurityGroup client against moto', () => {
       }),
     );
     const drifted = await client.observe(mr);
+    await expectSweepAgrees(client, [mr]);
     expect(drifted).toMatchObject({ resourceExists: true, resourceUpToDate: false });
     expect(drifted.diff).toBe('tag team: want "net"; tag extra: not in spec');
 
@@ -117,6 +120,7 @@ describe('SecurityGroup client against moto', () => {
   it('deletes the group, then finds it gone, and deleting again succeeds', async () => {
     expect(await client.delete(mr)).toBe(`deleted security group ${groupId}`);
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [mr]);
     expect(await client.delete(mr)).toBe(`security group ${groupId} was already gone`);
     expect(await client.delete(groupResource({ vpcId, description: 'x' }))).toBe('no security group was recorded; nothing to delete');
   });

@@ -5,15 +5,16 @@ import {
   DescribeSecurityGroupRulesCommand,
   DescribeSecurityGroupsCommand,
   RevokeSecurityGroupEgressCommand,
+  paginateDescribeSecurityGroups,
   type Filter,
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { carriesUid, desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, uidFilter, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
 import { defaultEgressRuleIds, differences, groupNameFor, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { securityGroupApi, type SecurityGroupObservation, type SecurityGroupParameters } from './schema';
 
@@ -30,13 +31,21 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
     const groupId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!groupId) return ABSENT;
     const group = await this.describe(groupId);
-    if (!group) return ABSENT;
-    return present({
-      differences: differences(group, desiredTags(securityGroupApi, mr)),
-      readiness: readinessOf(group),
-      atProvider: toAtProvider(group),
-      lateInitialized: lateInitialize(mr.spec.forProvider, group),
-    });
+    return group ? observation(mr, group) : ABSENT;
+  }
+
+  /** One DescribeSecurityGroups per 200 groups. */
+  async observeMany(mrs: readonly SecurityGroupResource[]): Promise<Map<string, SweptObservation<SecurityGroupObservation>>> {
+    const named = withExternalNames(mrs);
+    const ids = named.map((n) => n.id);
+    const groups = await this.ec2.describeMatching(
+      'cannot describe security groups',
+      'group-id',
+      ids,
+      paginateDescribeSecurityGroups,
+      (p) => p.SecurityGroups,
+    );
+    return sweptByUid(named, new Map(groups.map((group) => [group.GroupId!, group])), observation);
   }
 
   async create(mr: SecurityGroupResource) {
@@ -127,4 +136,17 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
     );
     return `; revoked default egress ${ruleIds.join(', ')}`;
   }
+}
+
+/** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
+function observation(
+  mr: SecurityGroupResource,
+  group: SecurityGroup,
+): ExternalObservation<SecurityGroupParameters, SecurityGroupObservation> {
+  return present({
+    differences: differences(group, desiredTags(securityGroupApi, mr)),
+    readiness: readinessOf(group),
+    atProvider: toAtProvider(group),
+    lateInitialized: lateInitialize(mr.spec.forProvider, group),
+  });
 }

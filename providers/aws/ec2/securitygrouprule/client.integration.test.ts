@@ -16,6 +16,7 @@ import {
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { Ec2Api } from '../ec2-api';
+import { expectSweepAgrees } from '../sweep-agreement';
 import { SecurityGroupRuleExternalClient } from './client';
 import type { SecurityGroupRuleObservation, SecurityGroupRuleParameters } from './schema';
 
@@ -80,6 +81,7 @@ describe('SecurityGroupRule client against moto', () => {
 
     const observed = await client.observe(mr);
     expect(observed).toMatchObject({ resourceExists: true, resourceUpToDate: true, readiness: 'Available', diff: undefined });
+    await expectSweepAgrees(client, [mr]);
     expect(observed.atProvider).toMatchObject({
       securityGroupRuleId: ruleId,
       groupId,
@@ -130,6 +132,7 @@ describe('SecurityGroupRule client against moto', () => {
     );
     await sdk.send(new CreateTagsCommand({ Resources: [ruleId], Tags: [{ Key: 'extra', Value: '1' }] }));
     const drifted = await client.observe(mr);
+    await expectSweepAgrees(client, [mr]);
     expect(drifted).toMatchObject({ resourceExists: true, resourceUpToDate: false });
     expect(drifted.diff).toBe('description: want "https", have "rogue"; tag extra: not in spec');
 
@@ -151,6 +154,7 @@ describe('SecurityGroupRule client against moto', () => {
   it('revokes the rule, then finds it gone, and revoking again succeeds', async () => {
     expect(await client.delete(mr)).toBe(`revoked security group rule ${ruleId} of ${groupId}`);
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [mr]);
     expect(await client.delete(mr)).toBe(`security group rule ${ruleId} was already gone`);
   });
 });
@@ -221,6 +225,7 @@ describe('SecurityGroupRule adoption and peers', () => {
     const rule = named(mr, (await client.create(mr)).externalName);
     await sdk.send(new DeleteSecurityGroupCommand({ GroupId: lonely }));
     expect(await client.observe(rule)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [rule]);
     expect(await client.delete(rule)).toBe(`security group rule ${rule.metadata.annotations![EXTERNAL_NAME]} was already gone`);
   });
 

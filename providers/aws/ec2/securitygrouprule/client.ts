@@ -6,14 +6,15 @@ import {
   ModifySecurityGroupRulesCommand,
   RevokeSecurityGroupEgressCommand,
   RevokeSecurityGroupIngressCommand,
+  paginateDescribeSecurityGroupRules,
   type SecurityGroupRule,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, requiredId, sweptByUid, withExternalNames, type Ec2Api } from '../ec2-api';
 import {
   differences,
   earlierRule,
@@ -40,13 +41,21 @@ export class SecurityGroupRuleExternalClient implements ExternalClient<SecurityG
     const ruleId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!ruleId) return ABSENT;
     const rule = await this.describe(ruleId);
-    if (!rule) return ABSENT;
-    return present({
-      differences: differences(mr.spec.forProvider, rule, desiredTags(securityGroupRuleApi, mr)),
-      readiness: readinessOf(rule),
-      atProvider: toAtProvider(rule),
-      lateInitialized: lateInitialize(mr.spec.forProvider, rule),
-    });
+    return rule ? observation(mr, rule) : ABSENT;
+  }
+
+  /** One DescribeSecurityGroupRules per 200 rules, found by rule id whatever group holds them. */
+  async observeMany(mrs: readonly RuleResource[]): Promise<Map<string, SweptObservation<SecurityGroupRuleObservation>>> {
+    const named = withExternalNames(mrs);
+    const ids = named.map((n) => n.id);
+    const rules = await this.ec2.describeMatching(
+      'cannot describe security group rules',
+      'security-group-rule-id',
+      ids,
+      paginateDescribeSecurityGroupRules,
+      (p) => p.SecurityGroupRules,
+    );
+    return sweptByUid(named, new Map(rules.map((rule) => [rule.SecurityGroupRuleId!, rule])), observation);
   }
 
   async create(mr: RuleResource) {
@@ -149,4 +158,17 @@ export class SecurityGroupRuleExternalClient implements ExternalClient<SecurityG
     } while (NextToken);
     return rules;
   }
+}
+
+/** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
+function observation(
+  mr: RuleResource,
+  rule: SecurityGroupRule,
+): ExternalObservation<SecurityGroupRuleParameters, SecurityGroupRuleObservation> {
+  return present({
+    differences: differences(mr.spec.forProvider, rule, desiredTags(securityGroupRuleApi, mr)),
+    readiness: readinessOf(rule),
+    atProvider: toAtProvider(rule),
+    lateInitialized: lateInitialize(mr.spec.forProvider, rule),
+  });
 }

@@ -6,6 +6,7 @@ import { CreateTagsCommand, CreateVpcCommand, DescribeSubnetsCommand, EC2Client,
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
+import { expectSweepAgrees } from '../sweep-agreement';
 import { SubnetExternalClient } from './client';
 import type { SubnetObservation, SubnetParameters } from './schema';
 
@@ -52,6 +53,7 @@ describe('Subnet client against moto', () => {
 
     const observed = await client.observe(mr);
     expect(observed).toMatchObject({ resourceExists: true, resourceUpToDate: true, readiness: 'Available', diff: undefined });
+    await expectSweepAgrees(client, [mr]);
     expect(observed.atProvider).toMatchObject({ subnetId, vpcId, state: 'available', defaultForAz: false, availableIpAddressCount: 251 });
     expect(observed.atProvider!.subnetArn).toContain(subnetId);
     expect(observed.atProvider!.ownerId).toMatch(/^\d{12}$/);
@@ -94,6 +96,7 @@ describe('Subnet client against moto', () => {
     await sdk.send(new ModifySubnetAttributeCommand({ SubnetId: subnetId, MapPublicIpOnLaunch: { Value: false } }));
     await sdk.send(new CreateTagsCommand({ Resources: [subnetId], Tags: [{ Key: 'rogue', Value: '1' }] }));
     const drifted = await client.observe(mr);
+    await expectSweepAgrees(client, [mr]);
     expect(drifted.resourceUpToDate).toBe(false);
     expect(drifted.diff).toBe('mapPublicIpOnLaunch: want true, have false; tag rogue: not in spec');
 
@@ -125,6 +128,7 @@ describe('Subnet client against moto', () => {
   it('deletes, observes it gone, and deletes again without error', async () => {
     expect(await client.delete(mr)).toBe(`deleted subnet ${subnetId}`);
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    await expectSweepAgrees(client, [mr]);
     expect(await client.delete(mr)).toBe(`subnet ${subnetId} was already gone`);
   });
 });

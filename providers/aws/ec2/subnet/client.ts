@@ -4,13 +4,14 @@ import {
   DeleteSubnetCommand,
   DescribeSubnetsCommand,
   ModifySubnetAttributeCommand,
+  paginateDescribeSubnets,
   type Subnet,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, requiredId, uidFilter, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, requiredId, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { subnetApi, type SubnetObservation, type SubnetParameters } from './schema';
 
@@ -25,13 +26,15 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
     const subnetId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!subnetId) return ABSENT;
     const subnet = await this.describe(subnetId);
-    if (!subnet) return ABSENT;
-    return present({
-      differences: differences(mr.spec.forProvider, subnet, desiredTags(subnetApi, mr)),
-      readiness: readinessOf(subnet),
-      atProvider: toAtProvider(subnet),
-      lateInitialized: lateInitialize(mr.spec.forProvider, subnet),
-    });
+    return subnet ? observation(mr, subnet) : ABSENT;
+  }
+
+  /** One DescribeSubnets per 200 subnets, which report every field observe compares. */
+  async observeMany(mrs: readonly SubnetResource[]): Promise<Map<string, SweptObservation<SubnetObservation>>> {
+    const named = withExternalNames(mrs);
+    const ids = named.map((n) => n.id);
+    const subnets = await this.ec2.describeMatching('cannot describe subnets', 'subnet-id', ids, paginateDescribeSubnets, (p) => p.Subnets);
+    return sweptByUid(named, new Map(subnets.map((subnet) => [subnet.SubnetId!, subnet])), observation);
   }
 
   async create(mr: SubnetResource) {
@@ -113,4 +116,14 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
     }
     return done;
   }
+}
+
+/** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
+function observation(mr: SubnetResource, subnet: Subnet): ExternalObservation<SubnetParameters, SubnetObservation> {
+  return present({
+    differences: differences(mr.spec.forProvider, subnet, desiredTags(subnetApi, mr)),
+    readiness: readinessOf(subnet),
+    atProvider: toAtProvider(subnet),
+    lateInitialized: lateInitialize(mr.spec.forProvider, subnet),
+  });
 }

@@ -1,5 +1,6 @@
 // The Subnet kind as the registry sees it: API, schemas, connector, polling and its VPC reference.
 import { lazyConnector, type ManagedKind } from '../../../../runtime/managed-kind';
+import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { vpcApi } from '../vpc/schema';
 import { SubnetObservation, SubnetParameters, subnetApi } from './schema';
 
@@ -8,8 +9,10 @@ export const subnetKind: ManagedKind<SubnetParameters, SubnetObservation> = {
   forProvider: SubnetParameters,
   atProvider: SubnetObservation,
   connector: lazyConnector(async () => (await import('./client')).subnetConnector),
-  // A subnet rarely drifts; a minute balances drift detection against API calls. A pending
-  // subnet usually becomes available within seconds.
-  poll: { steadySeconds: 60, pendingSeconds: 5 },
+  // A subnet rarely drifts; its kind's sweep looks for drift every minute, and each subnet
+  // looks for itself every six hours. A pending subnet usually becomes available within seconds.
+  poll: { steadySeconds: 60, pendingSeconds: 5, safetyNetSeconds: SAFETY_NET_SECONDS },
   references: [{ field: 'vpcId', to: vpcApi, required: true }],
+  // The sweep reads every field observe compares; the safety net only covers a failed sweep.
+  bulkObservation: ec2BulkObservation(),
 };

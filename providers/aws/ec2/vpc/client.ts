@@ -5,13 +5,14 @@ import {
   DescribeVpcAttributeCommand,
   DescribeVpcsCommand,
   ModifyVpcAttributeCommand,
+  paginateDescribeVpcs,
   type Vpc,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import type { ExternalClient, ExternalObservation } from '../../../../runtime/external-client';
+import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, uidFilter, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, readinessOf, toAtProvider, type ObservedVpc } from './convert';
 import { vpcApi, type VpcObservation, type VpcParameters } from './schema';
 
@@ -25,13 +26,24 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
   async observe(mr: VpcResource): Promise<ExternalObservation<VpcParameters, VpcObservation>> {
     const vpcId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!vpcId) return ABSENT;
-    const observed = await this.describe(vpcId);
-    if (!observed) return ABSENT;
-    return present({
-      differences: differences(mr.spec.forProvider, observed, desiredTags(vpcApi, mr)),
-      readiness: readinessOf(observed.vpc),
-      atProvider: toAtProvider(observed),
-      lateInitialized: lateInitialize(mr.spec.forProvider, observed),
+    // While it is being deleted only its existence matters: the DNS attributes would cost two
+    // calls a pass for nothing, so they count as the spec has them, as in a sweep.
+    const observed = mr.metadata.deletionTimestamp ? await this.describeWithoutAttributes(vpcId, mr) : await this.describe(vpcId);
+    return observed ? observation(mr, observed) : ABSENT;
+  }
+
+  /**
+   * One DescribeVpcs per 200 VPCs. Their DNS attributes would take a DescribeVpcAttribute call
+   * per VPC and attribute, so here they count as the spec has them (`unsweptFields` in
+   * index.ts): only the VPC's own safety-net pass finds drift in them.
+   */
+  async observeMany(mrs: readonly VpcResource[]): Promise<Map<string, SweptObservation<VpcObservation>>> {
+    const named = withExternalNames(mrs);
+    const ids = named.map((n) => n.id);
+    const vpcs = await this.ec2.describeMatching('cannot describe VPCs', 'vpc-id', ids, paginateDescribeVpcs, (page) => page.Vpcs);
+    return sweptByUid(named, new Map(vpcs.map((vpc) => [vpc.VpcId!, vpc])), (mr, vpc) => {
+      const { enableDnsSupport, enableDnsHostnames } = mr.spec.forProvider;
+      return observation(mr, { vpc, enableDnsSupport, enableDnsHostnames });
     });
   }
 
@@ -74,10 +86,7 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
   }
 
   private async describe(vpcId: string): Promise<ObservedVpc | undefined> {
-    const vpc = await this.ec2.find(
-      `cannot describe VPC ${vpcId}`,
-      async (sdk) => (await sdk.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs?.[0],
-    );
+    const vpc = await this.describeVpc(vpcId);
     if (!vpc) return undefined;
     const [support, hostnames] = await this.ec2.call(`cannot describe attributes of VPC ${vpcId}`, (sdk) =>
       Promise.all([
@@ -86,6 +95,19 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
       ]),
     );
     return { vpc, enableDnsSupport: support.EnableDnsSupport?.Value, enableDnsHostnames: hostnames.EnableDnsHostnames?.Value };
+  }
+
+  private async describeWithoutAttributes(vpcId: string, mr: VpcResource): Promise<ObservedVpc | undefined> {
+    const vpc = await this.describeVpc(vpcId);
+    const { enableDnsSupport, enableDnsHostnames } = mr.spec.forProvider;
+    return vpc && { vpc, enableDnsSupport, enableDnsHostnames };
+  }
+
+  private describeVpc(vpcId: string): Promise<Vpc | undefined> {
+    return this.ec2.find(
+      `cannot describe VPC ${vpcId}`,
+      async (sdk) => (await sdk.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs?.[0],
+    );
   }
 
   private async findByUid(uid: string): Promise<Vpc | undefined> {
@@ -112,4 +134,14 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
     }
     return done;
   }
+}
+
+/** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
+function observation(mr: VpcResource, observed: ObservedVpc): ExternalObservation<VpcParameters, VpcObservation> {
+  return present({
+    differences: differences(mr.spec.forProvider, observed, desiredTags(vpcApi, mr)),
+    readiness: readinessOf(observed.vpc),
+    atProvider: toAtProvider(observed),
+    lateInitialized: lateInitialize(mr.spec.forProvider, observed),
+  });
 }

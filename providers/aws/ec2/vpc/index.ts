@@ -1,4 +1,5 @@
 import { lazyConnector, type ManagedKind } from '../../../../runtime/managed-kind';
+import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { VpcObservation, VpcParameters, vpcApi } from './schema';
 
 export const vpcKind: ManagedKind<VpcParameters, VpcObservation> = {
@@ -6,7 +7,10 @@ export const vpcKind: ManagedKind<VpcParameters, VpcObservation> = {
   forProvider: VpcParameters,
   atProvider: VpcObservation,
   connector: lazyConnector(async () => (await import('./client')).vpcConnector),
-  // A VPC rarely drifts; a minute balances drift detection against API calls. A pending VPC
-  // usually becomes available within seconds.
-  poll: { steadySeconds: 60, pendingSeconds: 5 },
+  // A VPC rarely drifts; the sweep looks for drift every minute, and each VPC looks for
+  // itself every six hours. A pending VPC usually becomes available within seconds.
+  poll: { steadySeconds: 60, pendingSeconds: 5, safetyNetSeconds: SAFETY_NET_SECONDS },
+  // DescribeVpcs leaves out the DNS attributes: a call per VPC and attribute, which swept every
+  // minute would cost 120 calls per VPC an hour against a budget of 1. The safety net reads them.
+  bulkObservation: ec2BulkObservation(['enableDnsSupport', 'enableDnsHostnames']),
 };

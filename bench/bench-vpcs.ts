@@ -1,0 +1,28 @@
+// The VPC objects the scale benchmarks apply: N objects named vpc-00000…, each with a /24 of its
+// own and one user tag, the same for our controller and for the minimal-work limit.
+import { apiVersionOf } from '../runtime/managed-kind';
+import { vpcApi } from '../providers/aws/ec2/vpc/schema';
+import { BENCH_REGION } from './bench-ec2';
+
+/** The user tag every benchmark VPC carries; changing it out of band is the drift the benchmark measures. */
+export const BENCH_TAG = { key: 'bench', value: 'scale' } as const;
+
+export const benchVpcName = (index: number): string => `vpc-${String(index).padStart(5, '0')}`;
+
+export function benchVpcObject(namespace: string, index: number) {
+  return {
+    apiVersion: apiVersionOf(vpcApi),
+    kind: vpcApi.kind,
+    metadata: { name: benchVpcName(index), namespace },
+    spec: {
+      forProvider: {
+        region: BENCH_REGION,
+        // 10.0.0.0/24 … 10.255.255.0/24: room for 65,536 VPCs.
+        cidrBlock: `10.${(index >> 8) & 255}.${index & 255}.0/24`,
+        tags: { [BENCH_TAG.key]: BENCH_TAG.value },
+      },
+    },
+  };
+}
+
+export type BenchVpcObject = ReturnType<typeof benchVpcObject>;

@@ -1,0 +1,149 @@
+// The scale scenario's figures (written to bench/results/ as they are) and the table printed
+// from them, each figure next to the issue's goal for it.
+import type { Ec2Inventory } from '../ec2-inventory';
+import { formatLeftovers } from '../ec2-inventory';
+import { formatCounts, formatSeconds, table } from '../measure';
+import { phaseRows, type PhaseFigures } from '../phase-probe';
+import { formatLatencies } from '../worker-latencies';
+
+interface PerUnit {
+  events: number;
+  historyBytes: number;
+  payloadBytes: number;
+  passes: number;
+}
+
+/** Filled in phase by phase; a phase that did not run leaves its field out. */
+export interface VpcScaleResult {
+  date: string;
+  count: number;
+  machine: { cores: number | undefined; node: string };
+  loadAverage: Partial<Record<'atStart' | 'afterApply' | 'afterIdle' | 'atEnd', number[]>>;
+  motoLookups: string;
+  pollSteadySeconds: number;
+  limit?: { applySeconds: number; applyP50Seconds: number; deleteSeconds: number; phases: { apply: PhaseFigures; delete: PhaseFigures } };
+  apply?: {
+    kubectlSeconds: number;
+    /** Absent when not all were Ready in time. */
+    allReadySeconds?: number;
+    ready: number;
+    p50Seconds: number;
+    p95Seconds: number;
+    phase: PhaseFigures;
+    workerSteps: Record<string, { count: number; meanMs: number }>;
+  };
+  watchEventToSignalMs?: { p50: number; p95: number; p99: number; count: number };
+  idle?: PhaseFigures & { cpuPercentOfACorePer1000: Record<string, number>; ec2CallsPerResourcePerHour: number };
+  history?: { sampled: number; perWorkflowUntilSettled: PerUnit; passesInIdleWindow: number; perSettledPass: PerUnit };
+  rssSettledMiB?: { worker: number; watcher: number };
+  rssPeakMiB?: { worker: number; watcher: number };
+  drift?: { changed: number; p50Seconds: number; maxSeconds: number; uncorrected: number };
+  delete?: { kubectlSeconds: number; toEmptySeconds?: number; left: number; phase: PhaseFigures };
+  leftAtEc2?: Ec2Inventory;
+}
+
+export function printVpcScaleTable(r: VpcScaleResult): void {
+  const { count } = r;
+  const ratio = (ours: number | undefined, limit: number | undefined) =>
+    ours === undefined || limit === undefined ? '—' : `${(ours / limit).toFixed(2)}×`;
+  const perResource = (n: number) => `${(n / count).toFixed(2)} per resource`;
+  const rows: string[][] = [
+    ['resources', String(count)],
+    ['load average (1/5/15 min) at start → end', `${r.loadAverage.atStart?.join(' ')} → ${r.loadAverage.atEnd?.join(' ')} (2 cores)`],
+    ['moto lookups', r.motoLookups],
+  ];
+  if (r.limit) {
+    rows.push(
+      ['limit: minimal controller work, 32 in parallel', formatSeconds(r.limit.applySeconds)],
+      ['  limit: moto time by action', formatCounts(r.limit.phases.apply.motoSecondsByAction, ' s')],
+    );
+  }
+  if (r.apply) {
+    const { apply } = r;
+    rows.push(
+      ['kubectl apply returned after', formatSeconds(apply.kubectlSeconds)],
+      [
+        'apply to all Ready',
+        apply.allReadySeconds === undefined
+          ? `not all Ready: ${apply.ready} of ${count} after ${formatSeconds(apply.phase.seconds)}`
+          : `${formatSeconds(apply.allReadySeconds)} = ${ratio(apply.allReadySeconds, r.limit?.applySeconds)} the limit (goal ≤ 2×)`,
+      ],
+      ['apply to Ready p50 / p95', `${formatSeconds(apply.p50Seconds)} / ${formatSeconds(apply.p95Seconds)}`],
+      ['apply phase', ''],
+      ['  EC2 calls per resource', perResource(apply.phase.ec2Calls.total)],
+      ['  worker steps (count × mean)', formatLatencies(apply.workerSteps)],
+      ...phaseRows(apply.phase),
+    );
+  }
+  if (r.idle) {
+    const { idle } = r;
+    const per1000 = idle.cpuPercentOfACorePer1000;
+    const total = Object.values(per1000).reduce((sum, share) => sum + share, 0);
+    rows.push(
+      [`idle window (${idle.seconds.toFixed(0)} s, poll ${r.pollSteadySeconds} s)`, ''],
+      ['  CPU, % of a core per 1,000 resources', `${total.toFixed(1)}% in all (goal ≤ 5%): ${formatCounts(round(per1000, 1), '%')}`],
+      [
+        '  EC2 calls per settled resource per hour',
+        `${idle.ec2CallsPerResourcePerHour.toFixed(1)} (goal ≤ 1): ${formatCounts(idle.ec2Calls.byAction)} in the window`,
+      ],
+      ['  moto time by action', formatCounts(idle.motoSecondsByAction, ' s')],
+    );
+  }
+  if (r.history) {
+    const { perWorkflowUntilSettled: create, perSettledPass: pass } = r.history;
+    rows.push(
+      [
+        `history per workflow until settled (${r.history.sampled} sampled)`,
+        `${create.events.toFixed(1)} events, ${bytes(create.historyBytes)} (payloads ${bytes(create.payloadBytes)}) over ${create.passes.toFixed(1)} passes`,
+      ],
+      [`passes of the sampled workflows in the idle window`, `${r.history.passesInIdleWindow}`],
+      [
+        'history per settled pass (one reconcileNow each)',
+        `${pass.events.toFixed(1)} events, ${bytes(pass.historyBytes)} (payloads ${bytes(pass.payloadBytes)}); ${pass.passes} passes`,
+      ],
+    );
+  }
+  if (r.rssPeakMiB) {
+    const settled = r.rssSettledMiB;
+    const both = settled ? `; settled worker + watcher ${settled.worker + settled.watcher} MiB (goal ≤ 300 MiB at 10,000)` : '';
+    rows.push(
+      ['worker RSS peak / settled', `${r.rssPeakMiB.worker} / ${settled?.worker ?? '—'} MiB`],
+      ['watcher RSS peak / settled', `${r.rssPeakMiB.watcher} / ${settled?.watcher ?? '—'} MiB${both}`],
+    );
+  }
+  if (r.drift) {
+    rows.push([
+      `drift: ${r.drift.changed} VPCs (1%) lose a tag out of band`,
+      `corrected after p50 ${formatSeconds(r.drift.p50Seconds)}, max ${formatSeconds(r.drift.maxSeconds)} (poll interval ${r.pollSteadySeconds} s)` +
+        (r.drift.uncorrected > 0 ? `; ${r.drift.uncorrected} NOT corrected` : ''),
+    ]);
+  }
+  if (r.watchEventToSignalMs) {
+    const w = r.watchEventToSignalMs;
+    rows.push(['watch event to signal p50 / p95 / p99', `${w.p50} / ${w.p95} / ${w.p99} ms (${w.count} signals)`]);
+  }
+  if (r.delete) {
+    const { delete: del } = r;
+    rows.push(
+      ['limit: delete to empty (DeleteVpc, remove finalizer)', formatSeconds(r.limit?.deleteSeconds)],
+      ['kubectl delete returned after', formatSeconds(del.kubectlSeconds)],
+      [
+        'delete to empty',
+        del.toEmptySeconds === undefined
+          ? `${del.left} left after ${formatSeconds(del.phase.seconds)}`
+          : `${formatSeconds(del.toEmptySeconds)} = ${ratio(del.toEmptySeconds, r.limit?.deleteSeconds)} the limit (goal ≤ 2×)`,
+      ],
+      ['delete phase', ''],
+      ['  EC2 calls per resource', perResource(del.phase.ec2Calls.total)],
+      ...phaseRows(del.phase),
+      ['left at the EC2 endpoint', r.leftAtEc2 ? formatLeftovers(r.leftAtEc2) : 'not checked'],
+    );
+  }
+  console.log(`\n== ${count} VPCs: against the limit, settled, drifted, deleted ==`);
+  console.log(table(rows));
+}
+
+const bytes = (n: number) => (Number.isNaN(n) ? '—' : n >= 10_000 ? `${(n / 1024).toFixed(1)} KiB` : `${Math.round(n)} B`);
+
+const round = (values: Record<string, number>, digits: number) =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [name, Number(value.toFixed(digits))]));

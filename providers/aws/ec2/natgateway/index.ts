@@ -1,0 +1,26 @@
+// The NATGateway kind as the registry sees it: API, schemas, connector, polling, and its
+// references to a Subnet and to the Address whose allocation ID it uses.
+import { lazyConnector, type ManagedKind } from '../../../../runtime/managed-kind';
+import { addressApi } from '../address/schema';
+import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
+import { subnetApi } from '../subnet/schema';
+import { NatGatewayObservation, NatGatewayParameters, natGatewayApi } from './schema';
+
+export const natGatewayKind: ManagedKind<NatGatewayParameters, NatGatewayObservation> = {
+  api: natGatewayApi,
+  forProvider: NatGatewayParameters,
+  atProvider: NatGatewayObservation,
+  connector: lazyConnector(async () => (await import('./client')).natGatewayConnector),
+  // A gateway is pending for a few minutes after creation and deleting for a few more: both
+  // are re-observed at the pending interval. Settled, only tags can drift; the sweep looks
+  // for that every minute.
+  poll: { steadySeconds: 60, pendingSeconds: 5, safetyNetSeconds: SAFETY_NET_SECONDS },
+  // The Address is held in use (not released) until the gateway is really deleted: observe
+  // reports a deleting gateway as existing.
+  references: [
+    { field: 'subnetId', to: subnetApi, required: true },
+    { field: 'allocationId', to: addressApi },
+  ],
+  // The sweep reads every field observe compares; the safety net only covers a failed sweep.
+  bulkObservation: ec2BulkObservation(),
+};
