@@ -1,6 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { renderCrds } from './render';
 
 const dir = join(import.meta.dirname, '..', 'deploy', 'crds');
@@ -17,5 +18,15 @@ describe('generated CRDs', () => {
     for (const yaml of Object.values(renderCrds())) {
       for (const word of forbidden) expect(yaml).not.toMatch(new RegExp(`^\\s*${word.replace('$', '\\$')}:`, 'm'));
     }
+  });
+
+  it('give an instance its state and private IP as columns of `kubectl get`, between Crossplane’s and AGE', () => {
+    const crd = parse(renderCrds()['instances.ec2.aws.chronoplane.io.yaml']!) as {
+      spec: { versions: { additionalPrinterColumns: { name: string; jsonPath: string }[] }[] };
+    };
+    const columns = crd.spec.versions[0]!.additionalPrinterColumns;
+    expect(columns.map((c) => c.name)).toEqual(['READY', 'SYNCED', 'EXTERNAL-NAME', 'STATE', 'PRIVATE-IP', 'AGE']);
+    expect(columns.find((c) => c.name === 'STATE')!.jsonPath).toBe('.status.atProvider.state');
+    expect(columns.find((c) => c.name === 'PRIVATE-IP')!.jsonPath).toBe('.status.atProvider.privateIpAddress');
   });
 });
