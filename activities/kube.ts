@@ -66,6 +66,27 @@ export class KubeAccess implements ConnectContext {
     );
   }
 
+  /**
+   * Sets the object's finalizers, provided it is still exactly the version the caller read:
+   * a JSON patch whose `test`s of uid and resourceVersion run against the stored object, so a
+   * stale read fails (422) instead of dropping someone else's finalizer. One request, where a
+   * GET and a replace would be two.
+   */
+  async setFinalizersIfUnchanged(ref: ResourceRef, read: ManagedResource, finalizers: string[]): Promise<ManagedResource> {
+    return this.custom.patchNamespacedCustomObject(
+      {
+        ...target(ref),
+        body: [
+          { op: 'test', path: '/metadata/uid', value: read.metadata.uid },
+          { op: 'test', path: '/metadata/resourceVersion', value: read.metadata.resourceVersion },
+          { op: 'add', path: '/metadata/finalizers', value: finalizers },
+        ],
+        fieldManager: FIELD_MANAGER,
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.JsonPatch),
+    );
+  }
+
   /** Replaces the object; fails with 409 if it changed since it was read (optimistic locking). */
   async replace(ref: ResourceRef, object: ManagedResource): Promise<ManagedResource> {
     return this.custom.replaceNamespacedCustomObject({ ...target(ref), body: object, fieldManager: FIELD_MANAGER });

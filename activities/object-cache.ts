@@ -67,12 +67,19 @@ export class ObjectCache implements ObjectSource {
     kube: Pick<KubeAccess, 'get'>,
     kubeConfig: KubeConfig,
     apis: readonly KindApi[],
-    options: ObjectCacheOptions & Pick<WatchKindOptions, 'namespace' | 'onError'>,
+    options: ObjectCacheOptions & Pick<WatchKindOptions, 'namespace' | 'onError' | 'onEvent'>,
   ): ObjectCache {
     const kinds = new Map(
       apis.map((api) => [
         kindKey(api),
-        watchKind(kubeConfig, api, { namespace: options.namespace, onError: options.onError, trim: withoutUnusedFields }),
+        watchKind(kubeConfig, api, {
+          namespace: options.namespace,
+          onError: options.onError,
+          // An embedded watcher hears each event once the cache holds it, so the pass it wakes
+          // reads that object from memory without waiting.
+          onEvent: options.onEvent,
+          trim: withoutUnusedFields,
+        }),
       ]),
     );
     for (const informer of kinds.values()) void informer.start();

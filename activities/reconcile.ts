@@ -6,7 +6,7 @@ import { activityInfo, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { EXTERNAL_NAME, FINALIZER, PAUSED } from '../apis/annotations';
 import type { Condition } from '../apis/conditions';
-import type { ExternalClient } from '../runtime/external-client';
+import type { ExternalClient, ExternalObservation } from '../runtime/external-client';
 import { OBJECT_GONE } from '../runtime/errors';
 import type { ManagedKind, PollIntervals, ResourceRef } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
@@ -20,6 +20,8 @@ import { toKubeEvent, type EventNote } from './events';
 import { isStatus, type KubeAccess } from './kube';
 import { apiServerReads, type ObjectSource } from './object-cache';
 import { ConnectionPublisher } from './connection-secret';
+import { RecentObservations } from './recent-observations';
+import type { OwnWrites } from './own-writes';
 
 export interface WriteBack {
   lateInitialized?: Record<string, unknown>;
@@ -37,6 +39,10 @@ export interface ReconcileActivityOptions {
   exitAfterExternalCreate?: boolean;
   /** Where observe reads the object; a GET each time when absent. */
   objects?: ObjectSource;
+  /** What create and delete calls answered, for the pass right after them; a fresh store when absent. */
+  recent?: RecentObservations;
+  /** Where to note the resourceVersions of our writes, for a watcher in this process to leave out. */
+  ownWrites?: OwnWrites;
 }
 
 export function createReconcileActivities(kube: KubeAccess, options: ReconcileActivityOptions = {}) {
@@ -44,6 +50,12 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
   const references = new ReferenceAccess(kube);
   const objects = options.objects ?? apiServerReads(kube);
   const connectionSecrets = new ConnectionPublisher(kube);
+  const recent = options.recent ?? new RecentObservations();
+  /** Only the version a write call itself returned: a later read could be someone else's change. */
+  const wrote = (uid: string, written: ManagedResource): ManagedResource => {
+    options.ownWrites?.record(uid, written.metadata.resourceVersion);
+    return written;
+  };
 
   async function connect(ref: ResourceRef, mr: ManagedResource): Promise<ExternalClient<unknown, unknown>> {
     return kindOf(ref).connector.connect(mr, kube) as Promise<ExternalClient<unknown, unknown>>;
@@ -140,9 +152,13 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         if (object.paused) return { found: true, object, poll };
         const { references, blockers, resolved } = await referencesOf(kind, mr, object.deleting);
         try {
-          const client = await connect(ref, mr);
-          // Observed against the resolved spec: what would be sent to the provider.
-          const { connectionDetails, ...observation } = await client.observe(resolved);
+          // Observed against the resolved spec: what would be sent to the provider. A create or
+          // delete that just answered for this very state of the object has said it already.
+          const told =
+            recent.take({ uid: m.uid, generation: m.generation, externalName: object.externalName, deleting: object.deleting }) ??
+            (deletesAtOnce(kind, object) ? TO_BE_DELETED : undefined);
+          const { connectionDetails, ...observation }: ExternalObservation<unknown, unknown> =
+            told ?? (await (await connect(ref, mr)).observe(resolved));
           // Published here and left out of the result: history never holds the values. A
           // resource being deleted publishes nothing; its Secret goes with it.
           const published = object.deleting ? undefined : await connectionSecrets.publish(mr, kind.api, connectionDetails);
@@ -167,10 +183,20 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
     /** Returns the resourceVersion it wrote, so the workflow can ignore that watch event. */
     async addFinalizer(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
       return asActivity(async () => {
+        // First from the cache, in one write that holds only if the object is still as read.
+        const cached = await objects.read(ref);
+        if (cached?.metadata.uid === uid && !cached.metadata.finalizers?.includes(FINALIZER)) {
+          const finalizers = [...(cached.metadata.finalizers ?? []), FINALIZER];
+          const written = await kube.setFinalizersIfUnchanged(ref, cached, finalizers).catch((error: unknown) => {
+            if (isStatus(error, 422) || isStatus(error, 409) || isStatus(error, 404)) return undefined; // changed since: read it fresh
+            throw error;
+          });
+          if (written) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: wrote(uid, written).metadata.resourceVersion };
+        }
         const mr = await current(ref, uid);
         if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present' };
         mr.metadata.finalizers = [...(mr.metadata.finalizers ?? []), FINALIZER];
-        const written = await kube.replace(ref, mr); // optimistic lock: a concurrent edit makes this retry
+        const written = wrote(uid, await kube.replace(ref, mr)); // optimistic lock: a concurrent edit makes this retry
         return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion };
       });
     },
@@ -207,13 +233,20 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
     /**
      * Creates the external resource (or finds the one an interrupted attempt made) and records
      * its name. Returns the resourceVersion of that record, which the next pass must read.
+     * `firstForObject` is the workflow's word that it never asked for a create of this object
+     * before (absent in histories from before it was passed: then an earlier one may exist).
      */
-    async createExternal(ref: ResourceRef, uid: string): Promise<{ externalName: string; summary: string; resourceVersion?: string }> {
+    async createExternal(
+      ref: ResourceRef,
+      uid: string,
+      firstForObject?: boolean,
+    ): Promise<{ externalName: string; summary: string; resourceVersion?: string }> {
       return asActivity(async () => {
         const mr = await current(ref, uid);
         // Refused before anything is created: details only create returns must have a home.
         await connectionSecrets.ensureWritable(mr);
-        const created = await (await connect(ref, mr)).create(mr);
+        const mayExist = firstForObject !== true || activityInfo().attempt > 1;
+        const created = await (await connect(ref, mr)).create(mr, { mayExist });
         if (options.exitAfterExternalCreate && activityInfo().attempt === 1) {
           log.error('failpoint exit-after-external-create: exiting before the create is recorded');
           process.exit(137);
@@ -221,9 +254,13 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         // Before the name is recorded: a worker lost in between leaves the name unrecorded, so
         // the retry's create runs again, and the kind deals with details it can no longer read.
         const published = await connectionSecrets.publish(mr, kindOf(ref).api, created.connectionDetails);
-        const recorded = await writeToSameObject(ref, uid, () =>
-          kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } }),
+        const recorded = await writeToSameObject(ref, uid, async () =>
+          wrote(uid, await kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } })),
         );
+        if (created.observation) {
+          const at = { uid, generation: recorded.metadata.generation, externalName: created.externalName, deleting: false };
+          recent.remember(at, created.observation);
+        }
         // Named fields only: the connection details stay here.
         const summary = published ? `${created.summary}; ${published}` : created.summary;
         return { externalName: created.externalName, summary, resourceVersion: recorded.metadata.resourceVersion };
@@ -240,7 +277,13 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
     async deleteExternal(ref: ResourceRef, uid: string): Promise<string> {
       return asActivity(async () => {
         const mr = await current(ref, uid);
-        return (await connect(ref, mr)).delete(mr);
+        const deleted = await (await connect(ref, mr)).delete(mr);
+        if (typeof deleted === 'string') return deleted;
+        if (deleted.gone) {
+          const m = mr.metadata;
+          recent.remember({ uid, generation: m.generation, externalName: m.annotations?.[EXTERNAL_NAME], deleting: true }, GONE);
+        }
+        return deleted.summary;
       });
     },
 
@@ -253,13 +296,15 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         const resourceVersions: string[] = [];
         let status = outcome.status;
         if (outcome.lateInitialized) {
-          const patched = await writeToSameObject(ref, uid, () => kube.patch(ref, uid, { spec: { forProvider: outcome.lateInitialized } }));
+          const patched = await writeToSameObject(ref, uid, async () =>
+            wrote(uid, await kube.patch(ref, uid, { spec: { forProvider: outcome.lateInitialized } })),
+          );
           resourceVersions.push(patched.metadata.resourceVersion);
           // The late-initialized spec is the one this status describes.
           if (status) status = restampGeneration(status, patched.metadata.generation);
         }
         if (status) {
-          const written = await writeToSameObject(ref, uid, () => kube.patchStatus(ref, uid, status));
+          const written = await writeToSameObject(ref, uid, async () => wrote(uid, await kube.patchStatus(ref, uid, status)));
           resourceVersions.push(written.metadata.resourceVersion);
         }
         const now = new Date();
@@ -275,6 +320,29 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
       });
     },
   };
+}
+
+const GONE: ExternalObservation<unknown, unknown> = { resourceExists: false, resourceUpToDate: false };
+
+/**
+ * What a resource being deleted counts as when its kind deletes synchronously: there, as far
+ * as the pass knows. Its delete is idempotent and answers whether it is gone, so asking first
+ * would only add a call (see ManagedKind.deletesSynchronously).
+ */
+const TO_BE_DELETED: ExternalObservation<unknown, unknown> = { resourceExists: true, resourceUpToDate: true };
+
+function deletesAtOnce(
+  kind: ManagedKind,
+  object: { deleting: boolean; externalName?: string; deletionPolicy: string; managementPolicies: readonly string[] },
+): boolean {
+  const deleteAllowed = object.managementPolicies.includes('*') || object.managementPolicies.includes('Delete');
+  return (
+    kind.deletesSynchronously === true &&
+    object.deleting &&
+    object.externalName !== undefined &&
+    object.deletionPolicy === 'Delete' &&
+    deleteAllowed
+  );
 }
 
 function restampGeneration(status: NonNullable<WriteBack['status']>, generation: number): NonNullable<WriteBack['status']> {

@@ -29,14 +29,18 @@ export interface BenchStackOptions {
   watchNamespace?: string;
   /** Leave the state directory (logs, kubeconfig, journal) behind for a look. */
   keep: boolean;
+  /** Run the watcher inside the worker (CHRONOPLANE_EMBEDDED_WATCHER) instead of as a process of its own. */
+  embeddedWatcher?: boolean;
 }
 
 export interface BenchStack {
   /** State of every server, worker and watcher (each writes `…/run/<name>.pid` under it). */
   dir: string;
   servers: TestStack;
-  pids: { worker: number; watcher: number };
+  /** No watcher process when it is embedded in the worker. */
+  pids: { worker: number; watcher?: number };
   workerMetricsPort: number;
+  /** Served by the watcher's process: the worker's, when embedded. */
   watcherMetricsPort: number;
   temporal: Client;
   kubectl(args: string[], input?: string): Promise<RunResult>;
@@ -65,6 +69,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       CHRONOPLANE_WORKER_METRICS_PORT: String(workerMetricsPort),
       CHRONOPLANE_WATCHER_METRICS_PORT: String(watcherMetricsPort),
       CHRONOPLANE_PAYLOAD_KEY: payloadKey,
+      ...(options.embeddedWatcher ? { CHRONOPLANE_EMBEDDED_WATCHER: 'true' } : {}),
       ...(options.steadyPollSeconds === undefined ? {} : { CHRONOPLANE_POLL_STEADY_SECONDS: String(options.steadyPollSeconds) }),
       ...(options.watchNamespace === undefined ? {} : { CHRONOPLANE_WATCH_NAMESPACE: options.watchNamespace }),
       LOG_LEVEL: 'warn',
@@ -83,13 +88,13 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   };
   try {
     const worker = await startController(dir, 'worker', { ...environment, extra: { ...environment.extra, ...workerNodeOptions } });
-    const watcher = await startController(dir, 'watcher', environment);
+    const watcher = options.embeddedWatcher ? undefined : await startController(dir, 'watcher', environment);
     connection = await Connection.connect({ address: servers.temporalAddress });
     await waitUntilWorkerPolls(connection, servers.temporalNamespace);
     return {
       dir,
       servers,
-      pids: { worker: worker.pid, watcher: watcher.pid },
+      pids: watcher ? { worker: worker.pid, watcher: watcher.pid } : { worker: worker.pid },
       workerMetricsPort,
       watcherMetricsPort,
       temporal: new Client({

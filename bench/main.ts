@@ -11,6 +11,7 @@
 //   --no-peer                   skip provider-aws in `all`
 //   --pause-before-delete S     provider-aws: seconds between all Ready and the delete (default 190,
 //                               past its 3-minute creation grace period)
+//   --embedded-watcher          vpc: run the watcher inside the worker process
 //   --keep                      leave each scenario's state directory behind (logs, kubeconfig)
 //
 // Each scenario prints a table and writes JSON to bench/results/; with both network runs, a
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     'no-plain': { type: 'boolean', default: false },
     'pause-before-delete': { type: 'string', default: '190' },
     keep: { type: 'boolean', default: false },
+    'embedded-watcher': { type: 'boolean', default: false },
   },
 });
 const scenario = values.scenario as Scenario;
@@ -56,6 +58,7 @@ if (runs('vpc')) {
     timeoutSeconds: Number(values.timeout ?? Math.max(600, Math.ceil(count * 0.6))),
     limit: !values['no-limit'],
     keep,
+    embeddedWatcher: values['embedded-watcher'],
   });
 }
 let ours: NetworkChainResult | undefined;

@@ -13,7 +13,8 @@ export class RssSampler<Name extends string> {
   private readonly last = new Map<string, number>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly pids: Record<Name, number>) {}
+  /** A name without a pid (a process that is not running in this setup) is left out of the summary. */
+  constructor(private readonly pids: Partial<Record<Name, number>>) {}
 
   start(intervalMs = 250): void {
     this.timer = setInterval(() => void this.sample(), intervalMs);
@@ -23,15 +24,15 @@ export class RssSampler<Name extends string> {
     clearInterval(this.timer);
   }
 
-  summary(): Record<Name, { peak: number; last: number }> {
+  summary(): Partial<Record<Name, { peak: number; last: number }>> {
     const names = Object.keys(this.pids) as Name[];
     return Object.fromEntries(
       names.map((name) => [name, { peak: this.peaks.get(name) ?? NaN, last: this.last.get(name) ?? NaN }]),
-    ) as Record<Name, { peak: number; last: number }>;
+    ) as Partial<Record<Name, { peak: number; last: number }>>;
   }
 
   private async sample(): Promise<void> {
-    for (const [name, pid] of Object.entries<number>(this.pids)) {
+    for (const [name, pid] of Object.entries(this.pids) as [string, number][]) {
       try {
         const status = await readFile(`/proc/${pid}/status`, 'utf8');
         const kib = Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1]);

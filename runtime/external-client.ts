@@ -3,8 +3,9 @@
 // Contract for every implementation:
 // - No call blocks waiting for the external resource to settle; the reconcile workflow polls.
 // - Every call is idempotent. Create called twice for the same managed resource must not make a
-//   second external resource (find the first by its tags, or use a client token), and Delete of a
-//   resource that is already gone is a success.
+//   second external resource (find the first by its tags, or use a client token; the search may
+//   be skipped only when CreateAttempt.mayExist is false), and Delete of a resource that is
+//   already gone is a success.
 // - Observe never changes the external resource.
 // - Errors are thrown as the provider's own errors; `classifyProviderError` (per provider)
 //   decides whether a retry can help. Never put secrets in an error message.
@@ -39,22 +40,52 @@ export interface ExternalObservation<F, A> {
  */
 export type ConnectionDetails = Record<string, string>;
 
-export interface ExternalCreation {
+export interface ExternalCreation<F = unknown, A = unknown> {
   /** The provider's identifier, recorded in the crossplane.io/external-name annotation. */
   externalName: string;
   /** A one-line account of what was done, shown in the Temporal UI. */
   summary: string;
   /** Details only the create call can return (a key pair's private key); see ConnectionDetails. */
   connectionDetails?: ConnectionDetails;
+  /**
+   * What the create call's own answer already says about the new resource, exactly as observe
+   * would report it now. The pass right after the create then needs no provider call to
+   * confirm it (activities/recent-observations.ts). Leave it out when unsure.
+   */
+  observation?: ExternalObservation<F, A>;
+}
+
+/** What the engine knows about a create before it calls the kind. */
+export interface CreateAttempt {
+  /**
+   * Absent CreateAttempt counts as mayExist: true.
+   *
+   * False only when no earlier attempt for this object can have made anything: the workflow
+   * never asked for a create before, and this is the activity's first try. Only then may a
+   * kind skip its search for an earlier attempt's resource (by uid tag or client token).
+   */
+  mayExist: boolean;
+}
+
+export interface ExternalDeletion {
+  summary: string;
+  /**
+   * The provider deleted the resource synchronously, so it is gone now: the next pass takes
+   * that as its observation instead of asking. False or absent when deletion only started.
+   */
+  gone?: boolean;
 }
 
 export interface ExternalClient<F, A> {
   observe(mr: ManagedResource<F, A>): Promise<ExternalObservation<F, A>>;
-  create(mr: ManagedResource<F, A>): Promise<ExternalCreation>;
+  create(mr: ManagedResource<F, A>, attempt?: CreateAttempt): Promise<ExternalCreation<F, A>>;
   /** Brings the external resource in line with forProvider; returns a one-line summary. */
   update(mr: ManagedResource<F, A>): Promise<string>;
-  /** Starts deletion; returns once the provider accepted it (or the resource is already gone). */
-  delete(mr: ManagedResource<F, A>): Promise<string>;
+  /**
+   * Starts deletion; returns once the provider accepted it (or the resource is already gone),
+   * with a one-line summary or, when it knows the resource is gone, an ExternalDeletion.
+   */
+  delete(mr: ManagedResource<F, A>): Promise<string | ExternalDeletion>;
   /**
    * Optional, and present exactly when the kind declares `bulkObservation`: observes many
    * resources at once for a sweep, in as few calls as the provider allows. Every resource given

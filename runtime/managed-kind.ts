@@ -69,6 +69,13 @@ export interface ManagedKind<F = any, A = any> {
    * and the deletion guard all read this list.
    */
   references?: readonly ReferenceDeclaration[];
+  /**
+   * The provider deletes this kind synchronously (its delete answers `gone: true`, see
+   * ExternalDeletion), and deleting what is already gone succeeds, as the contract requires. A
+   * resource being deleted is then not observed first: its delete is called at once, and
+   * reports whether anything was there. One provider call per delete instead of two.
+   */
+  deletesSynchronously?: boolean;
   /** Bulk observation for drift detection by a sweep; absent, every resource polls itself. */
   bulkObservation?: BulkObservation<F, A>;
   /**

@@ -11,19 +11,11 @@ import type { KindApi } from '../runtime/managed-kind';
 import type { ReferenceDeclaration } from '../runtime/references/declaration';
 import type { ResourceEvent } from '../workflows/api';
 import { ReferenceIndex } from './reference-index';
+import { testKindApi } from '../test/unit/kind-api';
 
 const GROUP = 'ec2.aws.chronoplane.io';
 const V = `${GROUP}/v1alpha1`;
-const api = (kind: string): KindApi => ({
-  group: GROUP,
-  version: 'v1alpha1',
-  kind,
-  plural: `${kind.toLowerCase()}s`,
-  singular: kind.toLowerCase(),
-  shortNames: [],
-  categories: [],
-  description: '',
-});
+const api = testKindApi;
 const vpcApi = api('VPC');
 const subnetApi = api('Subnet');
 const sgApi = api('SecurityGroup');

@@ -6,11 +6,12 @@ import type { KindApi } from '../runtime/managed-kind';
 import type { ReferenceDeclaration } from '../runtime/references/declaration';
 import { refFor } from '../runtime/managed-kind';
 import { SignalFilter } from './signal-filter';
-import { watchKind, type KindWatch } from '../runtime/informers';
+import { watchKind, type KindWatch, type WatchHandler } from '../runtime/informers';
 import { Signaler } from './signaler';
 import type { WatcherMetrics } from './metrics';
 import type { ResourceEvent } from '../workflows/api';
 import { ReferenceIndex } from './reference-index';
+import type { OwnWrites } from '../activities/own-writes';
 
 export interface WatcherOptions {
   kubeConfig: KubeConfig;
@@ -23,6 +24,11 @@ export interface WatcherOptions {
   namespace?: string;
   logger: Logger;
   metrics?: WatcherMetrics;
+  /**
+   * The writes of activities in this process (when embedded in the worker): their events
+   * still wake dependents, but their own workflow already knows them and hears nothing.
+   */
+  ownWrites?: Pick<OwnWrites, 'take'>;
 }
 
 export class Watcher {
@@ -30,6 +36,12 @@ export class Watcher {
   private readonly signaler: Signaler;
   private readonly references: ReferenceIndex;
   private informers: KindWatch[] = [];
+
+  /**
+   * For informers someone else runs (the worker's object cache, when the watcher is embedded
+   * there): hand them this instead of calling start().
+   */
+  readonly handleEvent: WatchHandler = (api, obj, type) => this.onEvent(api, obj, type);
 
   constructor(private readonly options: WatcherOptions) {
     const { metrics, logger } = options;
@@ -49,6 +61,7 @@ export class Watcher {
     });
   }
 
+  /** Starts an informer per kind of its own: the standalone watcher process. */
   async start(): Promise<void> {
     const { kubeConfig, kinds, logger, metrics } = this.options;
     this.informers = kinds.map((api) =>
@@ -76,7 +89,8 @@ export class Watcher {
     if (!uid) return;
     const receivedAt = Date.now();
     for (const wake of this.references.observe(api, obj, type)) this.signaler.enqueue({ ...wake, receivedAt });
-    if (!this.signalFilter.admit(obj, type)) return;
+    const ours = type === 'MODIFIED' && this.options.ownWrites?.take(uid, obj.metadata?.resourceVersion) === true;
+    if (!this.signalFilter.admit(obj, type) || ours) return;
     this.signaler.enqueue({
       ref: refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!),
       event: { type, uid, generation: obj.metadata!.generation, resourceVersion: obj.metadata!.resourceVersion ?? '' },

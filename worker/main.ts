@@ -6,6 +6,7 @@ import { createReconcileActivities } from '../activities/reconcile';
 import { withHeartbeats } from '../activities/heartbeat';
 import { KubeAccess } from '../activities/kube';
 import { ObjectCache } from '../activities/object-cache';
+import { OwnWrites } from '../activities/own-writes';
 import { loadKubeConfig } from '../runtime/kube-config';
 import { managedKinds } from '../providers/registry';
 import { loadConfig, numberFrom } from '../runtime/config';
@@ -15,6 +16,7 @@ import { workflowsPath } from './workflows-path';
 import { createSweepActivities } from '../activities/sweep';
 import { listFromApiServer, listFromCacheOr } from '../activities/sweep-list';
 import { startSweeps } from './sweeps';
+import { setUpWatcher, watcherEmbedded } from '../watcher/setup';
 
 const config = loadConfig('worker');
 const logger = createLogger('worker', config.logLevel);
@@ -33,6 +35,12 @@ if (config.metricsPort > 0) {
 const failpoint = process.env.CHRONOPLANE_FAILPOINT === 'exit-after-external-create';
 const kubeConfig = loadKubeConfig();
 const kube = new KubeAccess(kubeConfig);
+const connection = await NativeConnection.connect({ address: config.temporalAddress });
+const client = new Client({ connection, namespace: config.temporalNamespace, dataConverter });
+// Embedded, the watcher signals from this process, fed by the object cache's informers, and
+// leaves out the watch events of this process's own writes.
+const ownWrites = watcherEmbedded() ? new OwnWrites() : undefined;
+const embedded = ownWrites ? setUpWatcher(kubeConfig, client, logger, ownWrites) : undefined;
 // Passes read their object from here rather than the API server; it watches what the watcher
 // watches, so every object that has a workflow is in it.
 const objects = ObjectCache.watch(
@@ -43,6 +51,7 @@ const objects = ObjectCache.watch(
     namespace: process.env.CHRONOPLANE_WATCH_NAMESPACE || undefined,
     onError: (api, error, retryIn) =>
       logger.warn({ kind: api.kind, err: String(error), retryInSeconds: retryIn }, 'watch failed; restarting'),
+    onEvent: embedded?.watcher.handleEvent,
   },
 );
 const activities = createReconcileActivities(kube, {
@@ -53,9 +62,9 @@ const activities = createReconcileActivities(kube, {
   },
   exitAfterExternalCreate: failpoint,
   objects,
+  ownWrites,
 });
 
-const connection = await NativeConnection.connect({ address: config.temporalAddress });
 const worker = await Worker.create({
   connection,
   namespace: config.temporalNamespace,
@@ -94,14 +103,23 @@ const worker = await Worker.create({
 });
 // One sweep per kind with bulk observation; a worker that cannot start them still reconciles,
 // and every settled resource still looks for itself at its safety net.
-const sweeps = await startSweeps(new Client({ connection, namespace: config.temporalNamespace, dataConverter }), {
+const sweeps = await startSweeps(client, {
   taskQueue: config.taskQueue,
   namespace: process.env.CHRONOPLANE_WATCH_NAMESPACE || undefined,
   kinds: managedKinds,
 }).catch((error: unknown) => logger.error({ err: String(error) }, 'cannot start the sweeps'));
 if (sweeps) logger.info({ sweeps }, 'sweeps running');
-logger.info({ address: config.temporalAddress, namespace: config.temporalNamespace, taskQueue: config.taskQueue }, 'worker started');
+logger.info(
+  {
+    address: config.temporalAddress,
+    namespace: config.temporalNamespace,
+    taskQueue: config.taskQueue,
+    watcher: embedded ? 'embedded' : 'separate',
+  },
+  'worker started',
+);
 await worker.run();
 logger.info({ reads: Object.fromEntries(objects.outcomes) }, 'object cache reads');
+await embedded?.stop();
 await objects.stop();
 await connection.close();

@@ -2,6 +2,7 @@
 // watcher and other services use through the Temporal client. Import-safe in workflow code.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ResourceRef } from '../runtime/managed-kind';
+import type { EventNote } from '../activities/events';
 
 export const RECONCILE_WORKFLOW = 'reconcileManagedResource';
 
@@ -51,6 +52,14 @@ export interface CarriedState {
   observedResourceVersion?: string;
   /** Whether the last pass created, updated or deleted the external resource (the next one then runs at once). */
   changedExternalInLastPass?: boolean;
+  /**
+   * The uid of the object this workflow last asked to create, or null when it never asked.
+   * Absent in state carried from before it was tracked: then any create may have had a
+   * predecessor, and the provider looks for one.
+   */
+  createRequestedFor?: string | null;
+  /** Events of a pass that left its status to the pass right after it, which records them. */
+  deferredEvents?: EventNote[];
   lastEventMessage?: string;
   ready: string;
   synced: string;

@@ -237,11 +237,13 @@ describe('reconcile workflow', () => {
         world.object!.deleting = true;
         await signal();
         await handle.result();
-        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'writeBack', 'observe', 'removeFinalizer']);
+        // The pass after the delete confirms it, releases the object, and records the event.
+        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'observe', 'removeFinalizer', 'writeBack']);
+        expect(world.events.at(-1)).toBe('Normal DeletedExternalResource: deleted');
         expect(world.external.size).toBe(0);
         expect(world.object).toBeUndefined();
       },
-      'create-and-delete',
+      'create-and-delete-status-after-confirming',
     );
   });
 
@@ -341,14 +343,17 @@ describe('reconcile workflow', () => {
       world,
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
-        expect(world.calls.slice(0, 5)).toEqual(['observe', 'addFinalizer', 'createExternal', 'writeBack', 'observe']);
+        // One status write, by the pass that confirms the create, with the create's event.
+        expect(world.calls.slice(0, 5)).toEqual(['observe', 'addFinalizer', 'createExternal', 'observe', 'writeBack']);
+        expect(world.count('writeBack')).toBe(1);
+        expect(world.events).toEqual([expect.stringMatching(/^Normal CreatedExternalResource: created /)]);
         // The pass after the create reads the object at least as new as the recorded external name.
         expect(Number(world.observedAtLeast[1])).toBeGreaterThanOrEqual(world.object!.resourceVersion - 1);
         await eventually(() => lastPassDone(handle), 'the pass to end');
         const timers = ((await handle.fetchHistory()).events ?? []).filter((e) => e.timerStartedEventAttributes);
         expect(timers).toHaveLength(1); // only the settled wait
       },
-      'observe-at-once-after-create',
+      'status-after-confirming-create',
     );
   });
 
@@ -365,9 +370,9 @@ describe('reconcile workflow', () => {
         await handle.signal(resourceEventSignal, { type: 'MODIFIED', uid: o.uid, resourceVersion: String(o.resourceVersion) });
         const ended = await Promise.race([handle.result().then(() => true), sleep(5_000).then(() => false)]);
         expect(ended).toBe(true);
-        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'writeBack', 'observe', 'removeFinalizer']);
+        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'observe', 'removeFinalizer', 'writeBack']);
       },
-      'delete-confirmed-at-once',
+      'status-after-confirming-delete',
     );
   });
 
@@ -375,12 +380,18 @@ describe('reconcile workflow', () => {
     const world = new World();
     world.poll = { steadySeconds: 60, pendingSeconds: 60 };
     world.missesAfterCreate = 1;
-    await withWorkflow(world, async () => {
-      await eventually(() => world.count('createExternal') === 2, 'the create to be tried again, idempotently');
-      await sleep(1_000);
-      expect(world.count('createExternal')).toBe(2);
-      expect(world.count('observe')).toBe(2);
-    });
+    await withWorkflow(
+      world,
+      async () => {
+        await eventually(() => world.count('createExternal') === 2, 'the create to be tried again, idempotently');
+        await sleep(1_000);
+        expect(world.count('createExternal')).toBe(2);
+        expect(world.count('observe')).toBe(2);
+        // Only the first create may skip the provider's search for an earlier one.
+        expect(world.createsFirstForObject).toEqual([true, false]);
+      },
+      'second-create-searches-for-earlier',
+    );
   });
 
   it('ignores a watch event no newer than the object its last pass read', async () => {

@@ -52,6 +52,13 @@ const WAIT_FOR_SWEEP = 'wait-for-sweep';
 const OBSERVE_AFTER_CHANGE = 'observe-after-external-change';
 
 /**
+ * A pass that changed the external resource leaves its status (and its events) to the pass it
+ * runs at once after it, which confirms the change: one status write instead of two, and no
+ * short-lived "Creating" or "Deleting" status that the next moment overwrites.
+ */
+const STATUS_AFTER_CONFIRMING = 'status-after-confirming-change';
+
+/**
  * A watch event no newer than the object the last pass read carries nothing that pass did not
  * see (our own writes, mostly, once they outrun the pass that made them).
  */
@@ -69,6 +76,7 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
     ready: 'Unknown',
     synced: 'Unknown',
     dirty: true,
+    createRequestedFor: null,
   };
   let lastPass: PassSummary | undefined;
 
@@ -179,7 +187,9 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     // Only asked where the answer changes the decision, so other passes record no marker.
     releaseOrphansFirst: object.deleting && !deleteExternal && providerError !== undefined && wf.patched(RELEASE_ORPHANS_FIRST),
   });
-  const events: EventNote[] = [];
+  const deferredEvents = state.deferredEvents;
+  state.deferredEvents = undefined;
+  const events: EventNote[] = [...(deferredEvents ?? [])];
   const changedInPreviousPass = state.changedExternalInLastPass === true;
   state.changedExternalInLastPass = false;
   let lateInitialized: Record<string, unknown> | undefined;
@@ -196,12 +206,30 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
 
   state.consecutiveFailures = failure === undefined ? 0 : state.consecutiveFailures + 1;
   summary.error = failure;
-  if (plan.complete && failure === undefined) return { summary, complete: true };
+  if (plan.complete && failure === undefined) {
+    // The object is gone, but what was done to it (the external delete) still goes on record.
+    if (deferredEvents?.length) {
+      await controlPlane.writeBack.executeWithOptions({ summary: `record events of ${describe(ref)}` }, [
+        ref,
+        object.uid,
+        { events: deferredEvents },
+      ]);
+    }
+    return { summary, complete: true };
+  }
 
   const conditions: ConditionUpdate[] = failure === undefined ? plan.conditions : withError(plan, failure);
   if (failure !== undefined && failure !== state.lastEventMessage)
     events.push({ type: 'Warning', reason: 'ReconcileError', message: failure });
   state.lastEventMessage = failure;
+
+  // Never twice in a row: a provider that cannot find what it just created, or an update that
+  // never takes, must not loop; the pass after waits as before.
+  const confirmAtOnce = failure === undefined && state.changedExternalInLastPass && !changedInPreviousPass;
+  if (confirmAtOnce && wf.patched(STATUS_AFTER_CONFIRMING)) {
+    state.deferredEvents = events;
+    return { summary, waitSeconds: 0, complete: false };
+  }
 
   const writeBack = planWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, new Date().toISOString());
   if (writeBack) {
@@ -214,9 +242,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     if (writeBack.status) recordConditionsInSearchAttributes(state, writeBack.status.conditions);
   }
   const next = failure === undefined ? plan.next : 'backoff';
-  // Never twice in a row: a provider that cannot find what it just created, or an update that
-  // never takes, must not loop; the pass after waits as before.
-  if (failure === undefined && state.changedExternalInLastPass && !changedInPreviousPass && wf.patched(OBSERVE_AFTER_CHANGE)) {
+  if (confirmAtOnce && wf.patched(OBSERVE_AFTER_CHANGE)) {
     return { summary, waitSeconds: 0, complete: false };
   }
   return { summary, waitSeconds: secondsUntilNextPass(next, sweptPoll(next, poll), state.consecutiveFailures), complete: false };
@@ -271,7 +297,16 @@ async function runStep(
     case 'releaseDependencies':
       return controlPlane.releaseDependencies.executeWithOptions({ summary: `release what ${target} depends on` }, [ref, uid]);
     case 'create': {
-      const created = await provider.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [ref, uid]);
+      // Only the first create this workflow asks for may skip the provider's search for an
+      // earlier one; unknown (state carried from before) counts as asked.
+      const firstForObject =
+        state.createRequestedFor === null || (state.createRequestedFor !== undefined && state.createRequestedFor !== uid);
+      if (state.createRequestedFor !== undefined) state.createRequestedFor = uid;
+      const created = await provider.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [
+        ref,
+        uid,
+        firstForObject,
+      ]);
       if (created.resourceVersion) state.ownResourceVersions.push(created.resourceVersion);
       state.changedExternalInLastPass = true;
       events.push({ type: 'Normal', reason: 'CreatedExternalResource', message: created.summary });

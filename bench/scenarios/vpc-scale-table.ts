@@ -35,8 +35,9 @@ export interface VpcScaleResult {
   watchEventToSignalMs?: { p50: number; p95: number; p99: number; count: number };
   idle?: PhaseFigures & { cpuPercentOfACorePer1000: Record<string, number>; ec2CallsPerResourcePerHour: number };
   history?: { sampled: number; perWorkflowUntilSettled: PerUnit; passesInIdleWindow: number; perSettledPass: PerUnit };
-  rssSettledMiB?: { worker: number; watcher: number };
-  rssPeakMiB?: { worker: number; watcher: number };
+  /** watcher is absent when it ran inside the worker. */
+  rssSettledMiB?: { worker: number; watcher?: number };
+  rssPeakMiB?: { worker: number; watcher?: number };
   drift?: { changed: number; p50Seconds: number; maxSeconds: number; uncorrected: number };
   delete?: { kubectlSeconds: number; toEmptySeconds?: number; left: number; phase: PhaseFigures };
   leftAtEc2?: Ec2Inventory;
@@ -105,10 +106,13 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
   }
   if (r.rssPeakMiB) {
     const settled = r.rssSettledMiB;
-    const both = settled ? `; settled worker + watcher ${settled.worker + settled.watcher} MiB (goal ≤ 300 MiB at 10,000)` : '';
+    const both = settled ? `; settled worker + watcher ${settled.worker + (settled.watcher ?? 0)} MiB (goal ≤ 300 MiB at 10,000)` : '';
+    const embedded = r.rssPeakMiB.watcher === undefined;
     rows.push(
-      ['worker RSS peak / settled', `${r.rssPeakMiB.worker} / ${settled?.worker ?? '—'} MiB`],
-      ['watcher RSS peak / settled', `${r.rssPeakMiB.watcher} / ${settled?.watcher ?? '—'} MiB${both}`],
+      [`worker RSS peak / settled${embedded ? ' (watcher embedded)' : ''}`, `${r.rssPeakMiB.worker} / ${settled?.worker ?? '—'} MiB`],
+      embedded
+        ? ['watcher', `in the worker process${both}`]
+        : ['watcher RSS peak / settled', `${r.rssPeakMiB.watcher} / ${settled?.watcher ?? '—'} MiB${both}`],
     );
   }
   if (r.drift) {

@@ -45,6 +45,8 @@ export interface VpcScaleOptions {
   /** false skips the limit, e.g. when moto is too slow to finish its deletes. */
   limit: boolean;
   keep: boolean;
+  /** The watcher inside the worker process rather than beside it. */
+  embeddedWatcher: boolean;
 }
 
 const namespace = 'bench';
@@ -56,8 +58,8 @@ const DRIFT_SHARE = 0.01;
 
 export async function runVpcScale(options: VpcScaleOptions): Promise<VpcScaleResult> {
   instrumentMoto();
-  const bench = await startBenchStack({ watchNamespace: namespace, keep: options.keep });
-  const rss = new RssSampler(bench.pids);
+  const bench = await startBenchStack({ watchNamespace: namespace, keep: options.keep, embeddedWatcher: options.embeddedWatcher });
+  const rss = new RssSampler<'worker' | 'watcher'>(bench.pids);
   try {
     const result = await measureScale(bench, rss, options);
     printVpcScaleTable(result);
@@ -144,7 +146,8 @@ async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watch
     };
     result.leftAtEc2 = gone ? inventoryAdded(inventoryBefore, await ec2Inventory(ec2Endpoint)) : undefined;
     rss.stop();
-    result.rssPeakMiB = { worker: rss.summary().worker.peak, watcher: rss.summary().watcher.peak };
+    const { worker, watcher } = rss.summary();
+    result.rssPeakMiB = { worker: worker?.peak ?? NaN, watcher: watcher?.peak };
     result.loadAverage.atEnd = loadAverage();
     return result;
   } finally {
@@ -203,7 +206,7 @@ async function measureSettled(
     passesInIdleWindow: historyAfter.passes - historyBefore.passes,
     perSettledPass: perPassBetween(historyAfter, historyForced),
   };
-  result.rssSettledMiB = { worker: worker.last, watcher: watcher.last };
+  result.rssSettledMiB = { worker: worker?.last ?? NaN, watcher: watcher?.last };
   result.loadAverage.afterIdle = loadAverage();
 
   const drifted = Array.from({ length: Math.max(1, Math.round(count * DRIFT_SHARE)) }, (_, i) => i * Math.floor(1 / DRIFT_SHARE))

@@ -2,19 +2,10 @@
 // `<field>Selector`, and `<singular>Refs` / `<singular>Selector` for a list field. The CRD
 // generator, the resolver and the watcher all derive these names from the same declaration.
 import { describe, expect, it } from 'vitest';
-import type { KindApi } from '../managed-kind';
 import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from './declaration';
+import { testKindApi } from '../../test/unit/kind-api';
 
-const api = (kind: string): KindApi => ({
-  group: 'ec2.aws.chronoplane.io',
-  version: 'v1alpha1',
-  kind,
-  plural: `${kind.toLowerCase()}s`,
-  singular: kind.toLowerCase(),
-  shortNames: [],
-  categories: [],
-  description: '',
-});
+const api = testKindApi;
 
 describe('refFieldOf and selectorFieldOf', () => {
   it.each<{ name: string; declaration: ReferenceDeclaration; ref: string; selector: string }>([

@@ -5,22 +5,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GenericReference } from '../../apis/references';
-import type { KindApi } from '../managed-kind';
 import type { ManagedResource } from '../managed-resource';
 import type { ReferenceDeclaration } from './declaration';
 import { dependenciesOf, describeKey, groupOf, keyOf, namedTargets, parseKey, type Dependency, type ObjectKey } from './dependencies';
+import { testKindApi } from '../../test/unit/kind-api';
 
 const GROUP = 'ec2.aws.chronoplane.io';
-const api = (kind: string): KindApi => ({
-  group: GROUP,
-  version: 'v1alpha1',
-  kind,
-  plural: `${kind.toLowerCase()}s`,
-  singular: kind.toLowerCase(),
-  shortNames: [],
-  categories: [],
-  description: '',
-});
+const api = testKindApi;
 const vpcId: ReferenceDeclaration = { field: 'vpcId', to: api('VPC') };
 const routeTableId: ReferenceDeclaration = { field: 'routeTableId', to: api('RouteTable') };
 const securityGroupIds: ReferenceDeclaration = { field: 'securityGroupIds', to: api('SecurityGroup'), list: true };

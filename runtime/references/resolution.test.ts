@@ -6,25 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { EXTERNAL_NAME } from '../../apis/annotations';
 import type { GenericReference } from '../../apis/references';
-import type { KindApi } from '../managed-kind';
 import type { ManagedResource } from '../managed-resource';
 import type { ReferenceDeclaration } from './declaration';
 import { dependenciesOf, groupOf, keyOf, namedTargets, type Dependency } from './dependencies';
 import { getValue, setValue } from './fieldpath';
 import { isReady, resolveReferences, type KubeObject, type Resolution } from './resolution';
+import { testKindApi } from '../../test/unit/kind-api';
 
 const GROUP = 'ec2.aws.chronoplane.io';
 const V = `${GROUP}/v1alpha1`;
-const api = (kind: string): KindApi => ({
-  group: GROUP,
-  version: 'v1alpha1',
-  kind,
-  plural: `${kind.toLowerCase()}s`,
-  singular: kind.toLowerCase(),
-  shortNames: [],
-  categories: [],
-  description: '',
-});
+const api = testKindApi;
 const vpcId: ReferenceDeclaration = { field: 'vpcId', to: api('VPC') };
 const vpcCidr: ReferenceDeclaration = { field: 'vpcCidr', to: api('VPC'), fromFieldPath: 'status.atProvider.cidrBlock' };
 const routeTableId: ReferenceDeclaration = { field: 'routeTableId', to: api('RouteTable') };

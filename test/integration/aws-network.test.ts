@@ -74,11 +74,15 @@ describe('the example network', () => {
     expect(calls.errors, JSON.stringify(calls.errorsByAction)).not.toHaveProperty('DependencyViolation');
   });
 
+  // The shuffled round runs the watcher inside the worker (CHRONOPLANE_EMBEDDED_WATCHER), where
+  // the worker's own writes are not signalled back to it: wake-ups and ordering must not change.
   for (const order of ['reverse', 'shuffled'] as const) {
-    it(`applies in ${order} file order, then deletes in ${order} order, with no DependencyViolation`, async () => {
+    const embedded = order === 'shuffled';
+    const how = embedded ? ', with the watcher embedded in the worker' : '';
+    it(`applies in ${order} file order, then deletes in ${order} order, with no DependencyViolation${how}`, async () => {
       // Each run gets a namespace (and worker and watcher) of its own, so runs never share names.
       const previous = plane;
-      plane = await ControlPlane.start(`net-${order.slice(0, 3)}`);
+      plane = await ControlPlane.start(`net-${order.slice(0, 3)}`, embedded ? { CHRONOPLANE_EMBEDDED_WATCHER: 'true' } : {});
       providerConfig = await useOwnProviderConfig(plane);
       await previous.stop();
       const manifests = await manifestsInOrder(order);

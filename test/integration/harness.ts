@@ -71,7 +71,9 @@ export class ControlPlane {
     const codec = new EncryptionCodec(parsePayloadKeys(payloadKey, 'the test key'));
     const temporal = new Client({ connection, dataConverter: { payloadCodecs: [codec] } });
     const plane = new ControlPlane(namespace, `it-${label}-${suffix}`, temporal, connection, env, payloadKey, codec);
-    await Promise.all([plane.startWorker(), plane.startWatcher()]);
+    // With CHRONOPLANE_EMBEDDED_WATCHER=true the worker is the watcher too.
+    const watcherProcess = env.CHRONOPLANE_EMBEDDED_WATCHER !== 'true';
+    await Promise.all([plane.startWorker(), watcherProcess ? plane.startWatcher() : undefined]);
     return plane;
   }
 

@@ -31,6 +31,8 @@ export class World {
   /** The oldest resourceVersion each observe was allowed to read, in order. */
   observedAtLeast: (string | undefined)[] = [];
   events: string[] = [];
+  /** The workflow's `firstForObject` word on each createExternal call, in order. */
+  createsFirstForObject: (boolean | undefined)[] = [];
   /** Thrown by the next createExternal calls, in order. */
   createFailures: Error[] = [];
   /** How many observes after a create still miss it (a provider's eventual consistency). */
@@ -124,8 +126,9 @@ export class World {
         world.live(uid);
         return 'released';
       },
-      async createExternal(_ref, uid) {
+      async createExternal(_ref, uid, firstForObject) {
         world.calls.push('createExternal');
+        world.createsFirstForObject.push(firstForObject);
         const o = world.live(uid);
         const failure = world.createFailures.shift();
         if (failure) throw failure;
@@ -149,13 +152,15 @@ export class World {
       },
       async writeBack(_ref, uid, outcome: WriteBack) {
         world.calls.push('writeBack');
+        world.events.push(...outcome.events.map((e) => `${e.type} ${e.reason}: ${e.message}`));
+        // As the real one: events alone need no object (they outlive a deleted one).
+        if (!outcome.status && !outcome.lateInitialized) return { resourceVersions: [] };
         const o = world.live(uid);
         if (outcome.status) {
           o.conditions = outcome.status.conditions;
           o.observedGeneration = outcome.status.observedGeneration;
           o.atProvider = structuredClone(outcome.status.atProvider);
         }
-        world.events.push(...outcome.events.map((e) => `${e.type} ${e.reason}: ${e.message}`));
         world.bump(o);
         return { resourceVersions: [String(o.resourceVersion)] };
       },

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type { CreateAttempt, ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { carriesUid, desiredTags, mapToTags } from '../../tags';
 import { ABSENT, ec2Connector, isNotFound, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
@@ -46,8 +46,8 @@ export class AddressExternalClient implements ExternalClient<AddressParameters, 
     return sweptByUid(named, new Map(addresses.map((address) => [address.AllocationId!, address])), observation);
   }
 
-  async create(mr: AddressResource) {
-    const earlier = await this.findByUid(mr.metadata.uid);
+  async create(mr: AddressResource, attempt?: CreateAttempt) {
+    const earlier = attempt?.mayExist !== false ? await this.findByUid(mr.metadata.uid) : undefined;
     if (earlier) {
       return {
         externalName: earlier.AllocationId!,

@@ -79,7 +79,7 @@ export class InstanceExternalClient implements ExternalClient<InstanceParameters
     return sweptByUid(named, new Map(instances.map((i) => [i.InstanceId!, i])), (mr, instance) => observation(mr, instance, undefined));
   }
 
-  async create(mr: InstanceResource): Promise<ExternalCreation> {
+  async create(mr: InstanceResource): Promise<ExternalCreation<InstanceParameters, InstanceObservation>> {
     // Two guards against a twin: our uid tag, which RunInstances applies atomically, finds an
     // instance an interrupted attempt launched; and the client token makes EC2 itself answer
     // a repeated RunInstances with that instance (moto ignores tokens, AWS does not).

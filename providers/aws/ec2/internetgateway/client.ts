@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type { CreateAttempt, ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
@@ -49,11 +49,11 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
     return sweptByUid(named, new Map(gateways.map((igw) => [igw.InternetGatewayId!, igw])), observation);
   }
 
-  async create(mr: InternetGatewayResource) {
+  async create(mr: InternetGatewayResource, attempt?: CreateAttempt) {
     const p = mr.spec.forProvider;
     // No client token either: an interrupted earlier attempt is found by the uid tag that
     // CreateInternetGateway applies atomically, and is finished (attached) instead of twinned.
-    const earlier = await this.findByUid(mr.metadata.uid);
+    const earlier = attempt?.mayExist !== false ? await this.findByUid(mr.metadata.uid) : undefined;
     const igw = earlier ?? (await this.createGateway(mr));
     const igwId = igw.InternetGatewayId!;
     const done = await this.applyAttachment(igwId, p.vpcId, igw);

@@ -55,7 +55,7 @@ export class KeyPairExternalClient implements ExternalClient<KeyPairParameters, 
    * private key. An imported key pair (publicKeyMaterial) has no private key to lose, and is
    * simply adopted; so is one found after a name was recorded, whose Secret was written.
    */
-  async create(mr: KeyPairResource): Promise<ExternalCreation> {
+  async create(mr: KeyPairResource): Promise<ExternalCreation<KeyPairParameters, KeyPairObservation>> {
     const p = mr.spec.forProvider;
     const recorded = mr.metadata.annotations?.[EXTERNAL_NAME];
     const earlier = await this.find('cannot look for an earlier key pair', uidFilter(mr.metadata.uid));

@@ -142,10 +142,13 @@ describe('RouteTable client against moto', () => {
   });
 
   it('deletes the route table; a second delete is a success', async () => {
-    expect(await client.delete(mr)).toBe(`deleted route table ${routeTableId}`);
+    expect(await client.delete(mr)).toEqual({ summary: `deleted route table ${routeTableId}`, gone: true });
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
     await expectSweepAgrees(client, [mr]);
-    expect(await client.delete(mr)).toBe(`route table ${routeTableId} was already gone`);
-    expect(await client.delete(routeTableResource({ vpcId }))).toBe('no route table was recorded; nothing to delete');
+    expect(await client.delete(mr)).toEqual({ summary: `route table ${routeTableId} was already gone`, gone: true });
+    expect(await client.delete(routeTableResource({ vpcId }))).toEqual({
+      summary: 'no route table was recorded; nothing to delete',
+      gone: true,
+    });
   });
 });

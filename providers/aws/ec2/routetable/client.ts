@@ -2,7 +2,13 @@
 import { CreateRouteTableCommand, DeleteRouteTableCommand, DescribeRouteTablesCommand, type RouteTable } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type {
+  CreateAttempt,
+  ExternalClient,
+  ExternalDeletion,
+  ExternalObservation,
+  SweptObservation,
+} from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import {
@@ -45,10 +51,10 @@ export class RouteTableExternalClient implements ExternalClient<RouteTableParame
     return sweptByUid(named, new Map(tables.map((rt) => [rt.RouteTableId!, rt])), observation);
   }
 
-  async create(mr: RouteTableResource) {
+  async create(mr: RouteTableResource, attempt?: CreateAttempt) {
     // CreateRouteTable applies the uid tag atomically, so an interrupted earlier attempt is
     // found by it; this is what keeps a retried create from making a twin.
-    const earlier = await this.findByUid(mr.metadata.uid);
+    const earlier = attempt?.mayExist !== false ? await this.findByUid(mr.metadata.uid) : undefined;
     if (earlier?.RouteTableId) {
       return { externalName: earlier.RouteTableId, summary: `found route table ${earlier.RouteTableId} made by an earlier attempt` };
     }
@@ -81,13 +87,13 @@ export class RouteTableExternalClient implements ExternalClient<RouteTableParame
     return `updated route table ${routeTableId}: ${done.join('; ') || 'already up to date'}`;
   }
 
-  async delete(mr: RouteTableResource): Promise<string> {
+  async delete(mr: RouteTableResource): Promise<ExternalDeletion> {
     const routeTableId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!routeTableId) return 'no route table was recorded; nothing to delete';
+    if (!routeTableId) return { summary: 'no route table was recorded; nothing to delete', gone: true };
     const deleted = await this.ec2.remove(`cannot delete route table ${routeTableId}`, (sdk) =>
       sdk.send(new DeleteRouteTableCommand({ RouteTableId: routeTableId })),
     );
-    return deleted ? `deleted route table ${routeTableId}` : `route table ${routeTableId} was already gone`;
+    return { summary: deleted ? `deleted route table ${routeTableId}` : `route table ${routeTableId} was already gone`, gone: true };
   }
 
   private describe(routeTableId: string): Promise<RouteTable | undefined> {

@@ -118,11 +118,14 @@ describe('SecurityGroup client against moto', () => {
   });
 
   it('deletes the group, then finds it gone, and deleting again succeeds', async () => {
-    expect(await client.delete(mr)).toBe(`deleted security group ${groupId}`);
+    expect(await client.delete(mr)).toEqual({ summary: `deleted security group ${groupId}`, gone: true });
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
     await expectSweepAgrees(client, [mr]);
-    expect(await client.delete(mr)).toBe(`security group ${groupId} was already gone`);
-    expect(await client.delete(groupResource({ vpcId, description: 'x' }))).toBe('no security group was recorded; nothing to delete');
+    expect(await client.delete(mr)).toEqual({ summary: `security group ${groupId} was already gone`, gone: true });
+    expect(await client.delete(groupResource({ vpcId, description: 'x' }))).toEqual({
+      summary: 'no security group was recorded; nothing to delete',
+      gone: true,
+    });
   });
 });
 

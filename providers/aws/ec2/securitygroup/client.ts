@@ -11,7 +11,13 @@ import {
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type {
+  CreateAttempt,
+  ExternalClient,
+  ExternalDeletion,
+  ExternalObservation,
+  SweptObservation,
+} from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { carriesUid, desiredTags, mapToTags } from '../../tags';
 import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
@@ -48,11 +54,14 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
     return sweptByUid(named, new Map(groups.map((group) => [group.GroupId!, group])), observation);
   }
 
-  async create(mr: SecurityGroupResource) {
+  async create(mr: SecurityGroupResource, attempt?: CreateAttempt) {
     const p = mr.spec.forProvider;
     // No client token either: an interrupted earlier attempt is found by the uid tag that
     // CreateSecurityGroup applies atomically. Its default egress may still need revoking.
-    const earlier = (await this.find('cannot look for an earlier security group', uidFilter(mr.metadata.uid)))[0];
+    const earlier =
+      attempt?.mayExist !== false
+        ? (await this.find('cannot look for an earlier security group', uidFilter(mr.metadata.uid)))[0]
+        : undefined;
     if (earlier?.GroupId) {
       const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgress(earlier.GroupId) : '';
       return { externalName: earlier.GroupId, summary: `found security group ${earlier.GroupId} made by an earlier attempt${revoked}` };
@@ -84,13 +93,13 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
     return `updated security group ${groupId}: ${done.join('; ') || 'already up to date'}`;
   }
 
-  async delete(mr: SecurityGroupResource): Promise<string> {
+  async delete(mr: SecurityGroupResource): Promise<ExternalDeletion> {
     const groupId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!groupId) return 'no security group was recorded; nothing to delete';
+    if (!groupId) return { summary: 'no security group was recorded; nothing to delete', gone: true };
     const deleted = await this.ec2.remove(`cannot delete security group ${groupId}`, (sdk) =>
       sdk.send(new DeleteSecurityGroupCommand({ GroupId: groupId })),
     );
-    return deleted ? `deleted security group ${groupId}` : `security group ${groupId} was already gone`;
+    return { summary: deleted ? `deleted security group ${groupId}` : `security group ${groupId} was already gone`, gone: true };
   }
 
   private describe(groupId: string): Promise<SecurityGroup | undefined> {

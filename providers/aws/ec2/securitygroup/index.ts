@@ -12,6 +12,8 @@ export const securityGroupKind: ManagedKind<SecurityGroupParameters, SecurityGro
   connector: lazyConnector(async () => (await import('./client')).securityGroupConnector),
   // Only tags can drift, so a minute is plenty; a group is usable as soon as it exists.
   poll: { steadySeconds: 60, pendingSeconds: 5, safetyNetSeconds: SAFETY_NET_SECONDS },
+  // Its Delete call answers once it is gone: a deletion is one call, with no observe before it.
+  deletesSynchronously: true,
   references: [{ field: 'vpcId', to: vpcApi }],
   // The sweep reads every field observe compares; the safety net only covers a failed sweep.
   bulkObservation: ec2BulkObservation(),

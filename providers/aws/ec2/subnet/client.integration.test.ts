@@ -126,9 +126,9 @@ describe('Subnet client against moto', () => {
   });
 
   it('deletes, observes it gone, and deletes again without error', async () => {
-    expect(await client.delete(mr)).toBe(`deleted subnet ${subnetId}`);
+    expect(await client.delete(mr)).toEqual({ summary: `deleted subnet ${subnetId}`, gone: true });
     expect(await client.observe(mr)).toEqual({ resourceExists: false, resourceUpToDate: false });
     await expectSweepAgrees(client, [mr]);
-    expect(await client.delete(mr)).toBe(`subnet ${subnetId} was already gone`);
+    expect(await client.delete(mr)).toEqual({ summary: `subnet ${subnetId} was already gone`, gone: true });
   });
 });

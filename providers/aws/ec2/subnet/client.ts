@@ -8,7 +8,13 @@ import {
   type Subnet,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type {
+  CreateAttempt,
+  ExternalClient,
+  ExternalDeletion,
+  ExternalObservation,
+  SweptObservation,
+} from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import { ABSENT, ec2Connector, present, requiredId, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
@@ -37,10 +43,10 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
     return sweptByUid(named, new Map(subnets.map((subnet) => [subnet.SubnetId!, subnet])), observation);
   }
 
-  async create(mr: SubnetResource) {
+  async create(mr: SubnetResource, attempt?: CreateAttempt) {
     // A subnet has no client token, so an interrupted earlier attempt is found by the uid tag
     // that CreateSubnet applies atomically; this is what keeps a retried create from making a twin.
-    const earlier = await this.findByUid(mr.metadata.uid);
+    const earlier = attempt?.mayExist !== false ? await this.findByUid(mr.metadata.uid) : undefined;
     if (earlier?.SubnetId) {
       return { externalName: earlier.SubnetId, summary: `found subnet ${earlier.SubnetId} made by an earlier attempt` };
     }
@@ -74,13 +80,13 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
     return `updated subnet ${subnetId}: ${done.join('; ') || 'already up to date'}`;
   }
 
-  async delete(mr: SubnetResource): Promise<string> {
+  async delete(mr: SubnetResource): Promise<ExternalDeletion> {
     const subnetId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!subnetId) return 'no subnet was recorded; nothing to delete';
+    if (!subnetId) return { summary: 'no subnet was recorded; nothing to delete', gone: true };
     const deleted = await this.ec2.remove(`cannot delete subnet ${subnetId}`, (sdk) =>
       sdk.send(new DeleteSubnetCommand({ SubnetId: subnetId })),
     );
-    return deleted ? `deleted subnet ${subnetId}` : `subnet ${subnetId} was already gone`;
+    return { summary: deleted ? `deleted subnet ${subnetId}` : `subnet ${subnetId} was already gone`, gone: true };
   }
 
   private async describe(subnetId: string): Promise<Subnet | undefined> {

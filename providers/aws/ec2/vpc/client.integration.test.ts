@@ -100,8 +100,29 @@ describe('VPC client against moto', () => {
     expect(calls).toEqual({ DescribeVpcs: 1 });
   });
 
-  it('deletes what it made', async () => {
-    for (const mr of vpcs) await client.delete(mr);
+  it('answers a first create with one call, and with what observe then reports, spec defaults included', async () => {
+    for (const forProvider of [{ cidrBlock: '10.91.0.0/16' }, { cidrBlock: '10.92.0.0/16', enableDnsHostnames: true, tags: { a: 'b' } }]) {
+      const mr = vpcResource(forProvider);
+      let created: Awaited<ReturnType<typeof client.create>> | undefined;
+      const calls = await callsDuring(async () => (created = await client.create(mr, { mayExist: false })));
+      // No search for an earlier attempt's VPC: none can exist.
+      expect(calls).toEqual(forProvider.enableDnsHostnames ? { CreateVpc: 1, ModifyVpcAttribute: 1 } : { CreateVpc: 1 });
+      const recorded = named(mr, created!.externalName);
+      vpcs.push(recorded);
+      expect(created!.observation).toEqual(await client.observe(recorded));
+    }
+  });
+
+  it("finds an earlier attempt's VPC whenever one may exist, instead of making a twin", async () => {
+    const mr = vpcResource({ cidrBlock: '10.93.0.0/16' });
+    const first = await client.create(mr, { mayExist: false });
+    const retried = await client.create(mr, { mayExist: true });
+    expect(retried).toMatchObject({ externalName: first.externalName, summary: expect.stringContaining('earlier attempt') });
+    vpcs.push(named(mr, first.externalName));
+  });
+
+  it('deletes what it made, and says it is gone at once', async () => {
+    for (const mr of vpcs) expect(await client.delete(mr)).toMatchObject({ gone: true });
     expect([...(await client.observeMany(vpcs)).values()].every((o) => !o.resourceExists)).toBe(true);
   });
 });

@@ -9,7 +9,14 @@ import {
   type Vpc,
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type {
+  CreateAttempt,
+  ExternalClient,
+  ExternalCreation,
+  ExternalDeletion,
+  ExternalObservation,
+  SweptObservation,
+} from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
@@ -47,10 +54,10 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
     });
   }
 
-  async create(mr: VpcResource) {
+  async create(mr: VpcResource, attempt?: CreateAttempt): Promise<ExternalCreation<VpcParameters, VpcObservation>> {
     // A VPC has no client token, so an interrupted earlier attempt is found by the uid tag that
     // CreateVpc applies atomically; this is what keeps a retried create from making a twin.
-    const earlier = await this.findByUid(mr.metadata.uid);
+    const earlier = attempt?.mayExist !== false ? await this.findByUid(mr.metadata.uid) : undefined;
     if (earlier?.VpcId) {
       return { externalName: earlier.VpcId, summary: `found VPC ${earlier.VpcId} made by an earlier attempt` };
     }
@@ -64,9 +71,20 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
         }),
       ),
     );
-    const vpcId = created.Vpc!.VpcId!;
+    const vpc = created.Vpc!;
+    const vpcId = vpc.VpcId!;
     await this.applyDnsAttributes(vpcId, p, {});
-    return { externalName: vpcId, summary: `created VPC ${vpcId} (${p.cidrBlock}) in ${p.region}` };
+    return {
+      externalName: vpcId,
+      summary: `created VPC ${vpcId} (${p.cidrBlock}) in ${p.region}`,
+      // CreateVpc answers with the VPC, its tags included, and the DNS attributes are what was
+      // just set or EC2's documented defaults for a new VPC (support on, hostnames off).
+      observation: observation(mr, {
+        vpc,
+        enableDnsSupport: p.enableDnsSupport ?? true,
+        enableDnsHostnames: p.enableDnsHostnames ?? false,
+      }),
+    };
   }
 
   async update(mr: VpcResource): Promise<string> {
@@ -78,11 +96,12 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
     return `updated VPC ${vpcId}: ${done.join('; ') || 'already up to date'}`;
   }
 
-  async delete(mr: VpcResource): Promise<string> {
+  async delete(mr: VpcResource): Promise<ExternalDeletion> {
     const vpcId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!vpcId) return 'no VPC was recorded; nothing to delete';
+    if (!vpcId) return { summary: 'no VPC was recorded; nothing to delete', gone: true };
     const deleted = await this.ec2.remove(`cannot delete VPC ${vpcId}`, (sdk) => sdk.send(new DeleteVpcCommand({ VpcId: vpcId })));
-    return deleted ? `deleted VPC ${vpcId}` : `VPC ${vpcId} was already gone`;
+    // DeleteVpc is synchronous: once it answers, the VPC is gone.
+    return { summary: deleted ? `deleted VPC ${vpcId}` : `VPC ${vpcId} was already gone`, gone: true };
   }
 
   private async describe(vpcId: string): Promise<ObservedVpc | undefined> {

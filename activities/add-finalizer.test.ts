@@ -1,0 +1,55 @@
+// addFinalizer takes the object from the worker's cache and adds the finalizer in one guarded
+// write; when the cached copy is stale it reads the object fresh instead of losing an edit.
+import { ApiException } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { FINALIZER } from '../apis/annotations';
+import type { ManagedResource } from '../runtime/managed-resource';
+import type { KubeAccess } from './kube';
+import { OwnWrites } from './own-writes';
+import { createReconcileActivities } from './reconcile';
+
+const ref = { group: 'ec2.aws.chronoplane.io', kind: 'VPC', namespace: 'team-a', name: 'net' };
+const object = (resourceVersion: string, finalizers?: string[]): ManagedResource =>
+  ({
+    apiVersion: 'ec2.aws.chronoplane.io/v1alpha1',
+    kind: 'VPC',
+    metadata: { name: 'net', namespace: 'team-a', uid: 'u1', generation: 1, resourceVersion, ...(finalizers && { finalizers }) },
+    spec: { forProvider: { region: 'us-east-1', cidrBlock: '10.0.0.0/16' } },
+  }) as ManagedResource;
+
+function setUp(stored: ManagedResource, cached: ManagedResource) {
+  const calls: string[] = [];
+  const kube = {
+    async get() {
+      calls.push('get');
+      return structuredClone(stored);
+    },
+    async replace(_ref: unknown, mr: ManagedResource) {
+      calls.push(`replace ${mr.metadata.finalizers?.join(',')}`);
+      return { ...mr, metadata: { ...mr.metadata, resourceVersion: '99' } };
+    },
+    async setFinalizersIfUnchanged(_ref: unknown, read: ManagedResource, finalizers: string[]) {
+      calls.push('patch');
+      if (read.metadata.resourceVersion !== stored.metadata.resourceVersion) throw new ApiException(422, 'test failed', {}, {});
+      return { ...stored, metadata: { ...stored.metadata, finalizers, resourceVersion: '98' } };
+    },
+  } as unknown as KubeAccess;
+  const ownWrites = new OwnWrites();
+  const activities = createReconcileActivities(kube, { objects: { read: async () => structuredClone(cached) }, ownWrites });
+  return { calls, activities, ownWrites };
+}
+
+describe('addFinalizer', () => {
+  it('adds it in one write from the cached object, and notes the write as ours', async () => {
+    const { calls, activities, ownWrites } = setUp(object('7', ['other']), object('7', ['other']));
+    expect(await activities.addFinalizer(ref, 'u1')).toEqual({ summary: `added finalizer ${FINALIZER}`, resourceVersion: '98' });
+    expect(calls).toEqual(['patch']);
+    expect(ownWrites.take('u1', '98')).toBe(true);
+  });
+
+  it('reads the object fresh when the cached copy is stale, keeping the finalizer added since', async () => {
+    const { calls, activities } = setUp(object('8', ['added-since']), object('7'));
+    expect(await activities.addFinalizer(ref, 'u1')).toMatchObject({ resourceVersion: '99' });
+    expect(calls).toEqual(['patch', 'get', `replace added-since,${FINALIZER}`]);
+  });
+});

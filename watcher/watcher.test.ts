@@ -1,0 +1,72 @@
+// The watcher embedded in the worker: an event of the worker's own write still wakes the
+// objects that depend on it, but is not signalled to the object's own workflow, which knows it.
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { Client } from '@temporalio/client';
+import { KubeConfig } from '@kubernetes/client-node';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { EXTERNAL_NAME } from '../apis/annotations';
+import { OwnWrites } from '../activities/own-writes';
+import { Watcher } from './watcher';
+import { testKindApi } from '../test/unit/kind-api';
+
+const api = testKindApi;
+const vpcApi = api('VPC');
+const subnetApi = api('Subnet');
+
+const object = (kind: string, name: string, rv: string, forProvider: Record<string, unknown>, externalName?: string): KubernetesObject =>
+  ({
+    apiVersion: 'ec2.aws.chronoplane.io/v1alpha1',
+    kind,
+    metadata: {
+      name,
+      namespace: 'team-a',
+      uid: `uid-${name}`,
+      resourceVersion: rv,
+      generation: 1,
+      ...(externalName && { annotations: { [EXTERNAL_NAME]: externalName } }),
+    },
+    spec: { forProvider },
+  }) as KubernetesObject;
+
+/** A Temporal client that records which workflows were signalled. */
+function recordingClient(signalled: string[]): Client {
+  const record = async (id: string) => void signalled.push(id);
+  return {
+    workflow: {
+      signalWithStart: async (_type: string, options: { workflowId: string }) => record(options.workflowId),
+      getHandle: (id: string) => ({ signal: async () => record(id) }),
+    },
+  } as unknown as Client;
+}
+
+describe('watcher embedded in the worker', () => {
+  it("leaves out the worker's own writes for their object, and still wakes dependents", async () => {
+    const signalled: string[] = [];
+    const ownWrites = new OwnWrites();
+    const watcher = new Watcher({
+      kubeConfig: new KubeConfig(),
+      client: recordingClient(signalled),
+      taskQueue: 'test',
+      kinds: [vpcApi, subnetApi],
+      referencesOf: (a) => (a.kind === 'Subnet' ? [{ field: 'vpcId', to: vpcApi }] : undefined),
+      logger: pino({ level: 'silent' }),
+      ownWrites,
+    });
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '1', {}), 'ADDED');
+    watcher.handleEvent(subnetApi, object('Subnet', 'a', '2', { vpcIdRef: { name: 'net' } }), 'ADDED');
+    await watcher.stop();
+    signalled.length = 0;
+
+    // The worker records the external name it wrote; its event arrives.
+    ownWrites.record('uid-net', '3');
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '3', {}, 'vpc-123'), 'MODIFIED');
+    await watcher.stop();
+    expect(signalled).toEqual(['Subnet.ec2.aws.chronoplane.io/team-a/a']);
+
+    // Someone else's edit of the same object is signalled as ever.
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '4', {}, 'vpc-456'), 'MODIFIED');
+    await watcher.stop();
+    expect(signalled).toContain('VPC.ec2.aws.chronoplane.io/team-a/net');
+  });
+});
