@@ -98,6 +98,25 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
   }
 
   /**
+   * Changes the finalizers in one write, from the object as the worker's cache holds it, and
+   * only if the object is still exactly that version. Undefined when the cache has nothing to
+   * change or the object changed since (the caller then reads it fresh): never a lost edit.
+   */
+  async function setFinalizersFromCache(
+    ref: ResourceRef,
+    uid: string,
+    change: (finalizers: string[]) => string[] | undefined,
+  ): Promise<ManagedResource | undefined> {
+    const cached = await objects.read(ref);
+    const wanted = cached?.metadata.uid === uid ? change(cached.metadata.finalizers ?? []) : undefined;
+    if (!cached || !wanted) return undefined;
+    return kube.setFinalizersIfUnchanged(ref, cached, wanted).catch((error: unknown) => {
+      if ([404, 409, 422].some((code) => isStatus(error, code))) return undefined;
+      throw error;
+    });
+  }
+
+  /**
    * Runs a uid-guarded write. When the API server refuses it, one read tells a successor under
    * the same name (or no object at all) from a real error: the workflow must learn that its
    * object is gone, not retry a write that can never apply. A local activity re-run after a
@@ -183,16 +202,11 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
     /** Returns the resourceVersion it wrote, so the workflow can ignore that watch event. */
     async addFinalizer(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
       return asActivity(async () => {
-        // First from the cache, in one write that holds only if the object is still as read.
-        const cached = await objects.read(ref);
-        if (cached?.metadata.uid === uid && !cached.metadata.finalizers?.includes(FINALIZER)) {
-          const finalizers = [...(cached.metadata.finalizers ?? []), FINALIZER];
-          const written = await kube.setFinalizersIfUnchanged(ref, cached, finalizers).catch((error: unknown) => {
-            if (isStatus(error, 422) || isStatus(error, 409) || isStatus(error, 404)) return undefined; // changed since: read it fresh
-            throw error;
-          });
-          if (written) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: wrote(uid, written).metadata.resourceVersion };
-        }
+        // First from the cache, in one write; from a fresh read when that write does not hold.
+        const added = await setFinalizersFromCache(ref, uid, (finalizers) =>
+          finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER],
+        );
+        if (added) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: wrote(uid, added).metadata.resourceVersion };
         const mr = await current(ref, uid);
         if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present' };
         mr.metadata.finalizers = [...(mr.metadata.finalizers ?? []), FINALIZER];
@@ -203,6 +217,10 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
 
     async removeFinalizer(ref: ResourceRef, uid: string): Promise<string> {
       return asActivity(async () => {
+        const removed = await setFinalizersFromCache(ref, uid, (finalizers) =>
+          finalizers.includes(FINALIZER) ? finalizers.filter((f) => f !== FINALIZER) : undefined,
+        );
+        if (removed) return `removed finalizer ${FINALIZER}`;
         const mr = await kube.get(ref);
         if (!mr || mr.metadata.uid !== uid || !mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already removed';
         mr.metadata.finalizers = mr.metadata.finalizers.filter((f) => f !== FINALIZER);

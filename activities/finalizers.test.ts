@@ -1,5 +1,6 @@
-// addFinalizer takes the object from the worker's cache and adds the finalizer in one guarded
-// write; when the cached copy is stale it reads the object fresh instead of losing an edit.
+// addFinalizer and removeFinalizer take the object from the worker's cache and change the
+// finalizers in one guarded write; when the cached copy is stale they read the object fresh
+// instead of losing an edit.
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { FINALIZER } from '../apis/annotations';
@@ -31,6 +32,7 @@ function setUp(stored: ManagedResource, cached: ManagedResource) {
     async setFinalizersIfUnchanged(_ref: unknown, read: ManagedResource, finalizers: string[]) {
       calls.push('patch');
       if (read.metadata.resourceVersion !== stored.metadata.resourceVersion) throw new ApiException(422, 'test failed', {}, {});
+      calls.push(`patched ${finalizers.join(',')}`);
       return { ...stored, metadata: { ...stored.metadata, finalizers, resourceVersion: '98' } };
     },
   } as unknown as KubeAccess;
@@ -43,7 +45,7 @@ describe('addFinalizer', () => {
   it('adds it in one write from the cached object, and notes the write as ours', async () => {
     const { calls, activities, ownWrites } = setUp(object('7', ['other']), object('7', ['other']));
     expect(await activities.addFinalizer(ref, 'u1')).toEqual({ summary: `added finalizer ${FINALIZER}`, resourceVersion: '98' });
-    expect(calls).toEqual(['patch']);
+    expect(calls).toEqual(['patch', `patched other,${FINALIZER}`]);
     expect(ownWrites.take('u1', '98')).toBe(true);
   });
 
@@ -51,5 +53,17 @@ describe('addFinalizer', () => {
     const { calls, activities } = setUp(object('8', ['added-since']), object('7'));
     expect(await activities.addFinalizer(ref, 'u1')).toMatchObject({ resourceVersion: '99' });
     expect(calls).toEqual(['patch', 'get', `replace added-since,${FINALIZER}`]);
+  });
+
+  it('removes it in one write from the cached object, keeping the others', async () => {
+    const { calls, activities } = setUp(object('7', ['other', FINALIZER]), object('7', ['other', FINALIZER]));
+    expect(await activities.removeFinalizer(ref, 'u1')).toBe(`removed finalizer ${FINALIZER}`);
+    expect(calls).toEqual(['patch', 'patched other']);
+  });
+
+  it('removes it from a fresh read when the cached copy is stale', async () => {
+    const { calls, activities } = setUp(object('8', ['added-since', FINALIZER]), object('7', [FINALIZER]));
+    expect(await activities.removeFinalizer(ref, 'u1')).toBe(`removed finalizer ${FINALIZER}`);
+    expect(calls).toEqual(['patch', 'get', 'replace added-since']);
   });
 });
