@@ -19,6 +19,8 @@ import type { KubeAccess } from './kube';
 /** Where a pass gets its object; `atLeast` is the oldest resourceVersion it may act on. */
 export interface ObjectSource {
   read(ref: ResourceRef, atLeast?: string): Promise<ManagedResource | undefined>;
+  /** What the cache holds, if there is one, with no promise of freshness (see ObjectCache.peek). */
+  peek?(ref: ResourceRef): ManagedResource | undefined;
 }
 
 /** Every read straight from the API server: what a worker without a cache does. */
@@ -97,6 +99,18 @@ export class ObjectCache implements ObjectSource {
     if (outcome !== 'cached' && outcome !== 'cached-after-wait') return this.kube.get(ref);
     const cached = informer!.get(ref.namespace, ref.name);
     // A copy: callers may change what they read, and the cache must stay what the server sent.
+    return cached && (structuredClone(cached) as unknown as ManagedResource);
+  }
+
+  /**
+   * The object as the cache holds it now, with no promise of freshness; undefined when the
+   * cache cannot say (not watching that kind or namespace, not synced) or does not hold it.
+   * For reads whose answer the caller can check, such as a dependency that is already usable.
+   */
+  peek(ref: ResourceRef): ManagedResource | undefined {
+    const informer = this.namespace === undefined || this.namespace === ref.namespace ? this.kinds.get(kindKey(ref)) : undefined;
+    if (!informer || informer.appliedResourceVersion() === undefined) return undefined;
+    const cached = informer.get(ref.namespace, ref.name);
     return cached && (structuredClone(cached) as unknown as ManagedResource);
   }
 

@@ -47,8 +47,8 @@ export interface ReconcileActivityOptions {
 
 export function createReconcileActivities(kube: KubeAccess, options: ReconcileActivityOptions = {}) {
   const kindOf = (ref: ResourceRef): ManagedKind => kindFor(ref.group, ref.kind);
-  const references = new ReferenceAccess(kube);
   const objects = options.objects ?? apiServerReads(kube);
+  const references = new ReferenceAccess(kube, objects.peek?.bind(objects));
   const connectionSecrets = new ConnectionPublisher(kube);
   const recent = options.recent ?? new RecentObservations();
   /** Only the version a write call itself returned: a later read could be someone else's change. */

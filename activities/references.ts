@@ -20,6 +20,7 @@ import { usedByAnnotation, usedByMarks, usedByValue } from '../runtime/reference
 import { findKind } from '../providers/registry';
 import type { ReferenceObservation } from '../workflows/observation';
 import type { KubeAccess } from './kube';
+import { EXTERNAL_NAME } from '../apis/annotations';
 
 /** How far the cycle check walks; a real dependency chain is a handful of objects deep. */
 const CYCLE_SEARCH_LIMIT = 64;
@@ -32,7 +33,16 @@ export interface ResolvedReferences {
 }
 
 export class ReferenceAccess {
-  constructor(private readonly kube: KubeAccess) {}
+  /**
+   * `cached` is the worker's object cache, if it has one. A managed dependency found there
+   * ready for use (Ready, named, not being deleted) is taken from it; any other answer is read
+   * from the API server, so a cache that lags never makes a resource wait for what is already
+   * there, and its in-use mark still guards what it took.
+   */
+  constructor(
+    private readonly kube: KubeAccess,
+    private readonly cached?: (ref: ResourceRef) => ManagedResource | undefined,
+  ) {}
 
   /** Undefined when the object refers to nothing, so objects without references cost nothing more. */
   async resolve(kind: ManagedKind, mr: ManagedResource): Promise<ResolvedReferences | undefined> {
@@ -85,11 +95,11 @@ export class ReferenceAccess {
     const resolved = await this.resolve(kind, mr);
     if (!resolved || resolved.resolution.errors.length > 0) return [];
     const done: string[] = [];
-    // Marks first: a dependent must hold its dependencies before it can be created from them.
-    for (const target of resolved.unmarked) {
-      await this.kube.patchAnnotations(target, { [usedByAnnotation(mr.metadata.uid)]: usedByValue(refOf(kind, mr)) });
-      done.push(`marked ${describeKey(target)} as in use`);
-    }
+    // Marks first (all at once): a dependent must hold its dependencies before it can be
+    // created from them.
+    const mark = { [usedByAnnotation(mr.metadata.uid)]: usedByValue(refOf(kind, mr)) };
+    await Promise.all(resolved.unmarked.map((target) => this.kube.patchAnnotations(target, mark)));
+    done.push(...resolved.unmarked.map((target) => `marked ${describeKey(target)} as in use`));
     if (resolved.resolution.writes.length > 0) {
       let updated = mr;
       for (const w of resolved.resolution.writes) updated = setValue(updated, w.path, w.value);
@@ -129,7 +139,11 @@ export class ReferenceAccess {
 
   private async read(key: ObjectKey, apiVersion: string | undefined): Promise<KubeObject | undefined> {
     const managed = findKind(key.group, key.kind);
-    if (managed) return (await this.kube.get(key)) as unknown as KubeObject | undefined;
+    if (managed) {
+      const cached = this.cached?.(key);
+      if (cached && usable(cached)) return cached as unknown as KubeObject;
+      return (await this.kube.get(key)) as unknown as KubeObject | undefined;
+    }
     if (!apiVersion) return undefined;
     return (await this.kube.getAny(apiVersion, key.kind, key.namespace, key.name)) as KubeObject | undefined;
   }
@@ -142,7 +156,7 @@ export class ReferenceAccess {
     while (queue.length > 0 && edges.size < CYCLE_SEARCH_LIMIT) {
       const key = queue.shift()!;
       if (edges.has(key)) continue;
-      const object = known.get(key) ?? (await this.kube.get(keyFromObject(key)));
+      const object = known.get(key) ?? (await this.read(keyFromObject(key), undefined));
       const kind = object && findKind(keyFromObject(key).group, keyFromObject(key).kind);
       const next = kind
         ? namedTargets(dependenciesOf(kind, object as unknown as ManagedResource))
@@ -180,4 +194,10 @@ function apiVersionFor(dependencies: readonly Dependency[], key: ObjectKey): str
   for (const d of dependencies)
     if ((d.type === 'patch' || d.type === 'dependsOn') && keyOf(d.target) === keyOf(key)) return d.target.apiVersion;
   return undefined;
+}
+
+/** A dependency as its dependents need it: Ready, with its external name, and staying. */
+function usable(mr: ManagedResource): boolean {
+  const ready = mr.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  return ready && mr.metadata.annotations?.[EXTERNAL_NAME] !== undefined && mr.metadata.deletionTimestamp === undefined;
 }
