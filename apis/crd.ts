@@ -13,6 +13,11 @@ export interface CrdOptions {
   spec: TSchema;
   status: TSchema;
   printerColumns: Record<string, unknown>[];
+  /**
+   * Versions served besides `api.version` with the very same schema (deprecated, not stored),
+   * so manifests written for them apply unchanged without a conversion webhook.
+   */
+  olderVersions?: readonly string[];
 }
 
 /** Crossplane's READY, SYNCED and EXTERNAL-NAME, then the kind's own columns, then AGE. */
@@ -59,16 +64,15 @@ export function crd(options: CrdOptions) {
         categories: api.categories,
       },
       scope: options.scope,
-      versions: [
-        {
-          name: api.version,
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          additionalPrinterColumns: options.printerColumns,
-          schema: { openAPIV3Schema: toStructural(JSON.parse(JSON.stringify(root))) },
-        },
-      ],
+      versions: [...(options.olderVersions ?? []), api.version].map((name) => ({
+        name,
+        served: true,
+        storage: name === api.version,
+        ...(name === api.version ? {} : { deprecated: true }),
+        subresources: { status: {} },
+        additionalPrinterColumns: options.printerColumns,
+        schema: { openAPIV3Schema: toStructural(JSON.parse(JSON.stringify(root))) },
+      })),
     },
   };
 }
