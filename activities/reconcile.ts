@@ -11,6 +11,8 @@ import { OBJECT_GONE } from '../runtime/errors';
 import type { ManagedKind, PollIntervals, ResourceRef } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { PassObservation } from '../workflows/observation';
+import { allows } from '../workflows/decide';
+import type { ManagementAction } from '../apis/managed';
 import { findKind, kindFor } from '../providers/registry';
 import { dependenciesOf, namedTargets } from '../runtime/references/dependencies';
 import { usedByMarks } from '../runtime/references/used-by';
@@ -351,15 +353,14 @@ const TO_BE_DELETED: ExternalObservation<unknown, unknown> = { resourceExists: t
 
 function deletesAtOnce(
   kind: ManagedKind,
-  object: { deleting: boolean; externalName?: string; deletionPolicy: string; managementPolicies: readonly string[] },
+  object: { deleting: boolean; externalName?: string; deletionPolicy: string; managementPolicies: readonly ManagementAction[] },
 ): boolean {
-  const deleteAllowed = object.managementPolicies.includes('*') || object.managementPolicies.includes('Delete');
   return (
     kind.deletesSynchronously === true &&
     object.deleting &&
     object.externalName !== undefined &&
     object.deletionPolicy === 'Delete' &&
-    deleteAllowed
+    allows(object.managementPolicies, 'Delete')
   );
 }
 
