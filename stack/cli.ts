@@ -35,6 +35,9 @@ function printNextSteps(endpoints: DevStackEndpoints): void {
   );
   console.log(`  Codec server:  ${endpoints.codecEndpoint}   (decodes payloads for the UI; key in ${endpoints.payloadKeyFile})`);
   console.log(`  EC2 endpoint:  ${endpoints.ec2Endpoint}   (moto; any region, any credentials)`);
+  for (const remote of endpoints.remoteClusters) {
+    console.log(`  Remote cluster ${remote.name}: ${remote.server}   (kubeconfig ${remote.kubeconfigPath}; Secret ${remote.secret})`);
+  }
   console.log(`  Logs:          ${layout.root}/*/logs/*.log`);
   console.log('\nTry:');
   console.log(`  kubectl apply -f ${example}`);

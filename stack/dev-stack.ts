@@ -2,18 +2,28 @@
 // state under ~/.local/state/chronoplane, every server detached so `up` returns
 // with everything running. Each start is skipped when that server already runs,
 // which makes `up` safe to repeat; `down` stops processes and keeps their state.
+// Besides the control cluster it runs two remote clusters, targets for Objects, whose
+// kubeconfigs it stores as Secrets in the control cluster.
 import { join } from 'node:path';
 import { bootstrapCluster } from './cluster-bootstrap';
 import { DEV_CODEC_PORT, codecServerLogFile, codecServerRunning, codecServerUrl, startCodecServer, stopCodecServer } from './codec-server';
 import { CONTROLLERS, controllerLogFile, controllerRunning, startController, stopController } from './controllers';
 import { ensureInstalled } from './install';
-import { KUBE_COMPONENTS, kubeComponentRunning, kubeLogFile, startKubeCluster, stopKubeCluster } from './kube';
+import { KUBE_COMPONENTS, kubeComponentRunning, kubeconfigPathOf, kubeLogFile, startKubeCluster, stopKubeCluster } from './kube';
 import { motoLogFile, motoRunning, startMoto, stopMoto } from './moto';
 import { stateDir } from './paths';
 import { DEV_PORTS } from './ports';
 import type { ManagedProcess } from './processes';
 import { ensurePayloadKeyFile } from './payload-key';
 import { progress } from './progress';
+import {
+  REMOTE_CLUSTER_SECRET_NAMESPACE,
+  registerRemoteClusters,
+  remoteClusterSecretName,
+  startRemoteClusters,
+  stopRemoteCluster,
+  type RemoteClusterSpec,
+} from './remote-clusters';
 import { startTemporal, stopTemporal, temporalLogFile, temporalRunning } from './temporal';
 
 export const DEV_CLUSTER_NAME = 'chronoplane';
@@ -25,6 +35,8 @@ export interface DevStackLayout {
   motoDir: string;
   controllersDir: string;
   codecDir: string;
+  /** Two, each in `<root>/<name>` with fixed ports next to the control cluster's. */
+  remoteClusters: RemoteClusterSpec[];
 }
 
 export function devStackLayout(root = stateDir()): DevStackLayout {
@@ -35,7 +47,20 @@ export function devStackLayout(root = stateDir()): DevStackLayout {
     motoDir: join(root, 'moto'),
     controllersDir: join(root, 'controllers'),
     codecDir: join(root, 'codec'),
+    remoteClusters: [
+      { name: 'remote-1', dir: join(root, 'remote-1'), apiserverPort: 6444, etcdClientPort: 12381, etcdPeerPort: 12382 },
+      { name: 'remote-2', dir: join(root, 'remote-2'), apiserverPort: 6445, etcdClientPort: 12383, etcdPeerPort: 12384 },
+    ],
   };
+}
+
+export interface RemoteClusterEndpoint {
+  name: string;
+  server: string;
+  /** Its admin kubeconfig, for kubectl. */
+  kubeconfigPath: string;
+  /** `<namespace>/<name>` of the Secret in the control cluster that holds its kubeconfig. */
+  secret: string;
 }
 
 export interface DevStackEndpoints {
@@ -49,6 +74,7 @@ export interface DevStackEndpoints {
   ec2Endpoint: string;
   /** The key every payload in Temporal is encrypted with. */
   payloadKeyFile: string;
+  remoteClusters: RemoteClusterEndpoint[];
 }
 
 export async function upDevStack(layout = devStackLayout()): Promise<DevStackEndpoints> {
@@ -57,7 +83,9 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
   const codecEndpoint = codecServerUrl(DEV_CODEC_PORT);
   const uiOrigins = [`http://127.0.0.1:${DEV_PORTS.temporalUi}`, `http://localhost:${DEV_PORTS.temporalUi}`];
 
-  const [kube, temporal, moto, codec] = await Promise.all([
+  // The remote clusters start with the rest: on 2 cores that costs the control cluster a few
+  // seconds of start-up, and nothing waits on them until their Secrets are written.
+  const [kube, temporal, moto, codec, remotes] = await Promise.all([
     startKubeCluster({
       dir: layout.kubeDir,
       name: DEV_CLUSTER_NAME,
@@ -69,10 +97,12 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     startTemporal({ dir: layout.temporalDir, port: DEV_PORTS.temporal, uiPort: DEV_PORTS.temporalUi, detached: true, codecEndpoint }),
     startMoto({ dir: layout.motoDir, port: DEV_PORTS.moto, detached: true }),
     startCodecServer({ dir: layout.codecDir, port: DEV_CODEC_PORT, keyFile: payloadKeyFile, allowedOrigins: uiOrigins }),
+    startRemoteClusters(layout.remoteClusters, true),
   ]);
   for (const started of [...kube.processes, temporal.process, moto.process, codec]) reportStart(started);
+  for (const remote of remotes) for (const started of remote.processes) reportStart(started, remote.name);
 
-  await bootstrapCluster(kube.kubeconfigPath, moto.endpoint);
+  await Promise.all([bootstrapCluster(kube.kubeconfigPath, moto.endpoint), registerRemoteClusters(kube.kubeconfigPath, remotes)]);
 
   const controllerEnvironment = {
     temporalAddress: temporal.address,
@@ -94,11 +124,18 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     codecEndpoint,
     ec2Endpoint: moto.endpoint,
     payloadKeyFile,
+    remoteClusters: remotes.map((remote) => ({
+      name: remote.name,
+      server: remote.server,
+      kubeconfigPath: remote.kubeconfigPath,
+      secret: `${REMOTE_CLUSTER_SECRET_NAMESPACE}/${remoteClusterSecretName(remote.name)}`,
+    })),
   };
 }
 
-function reportStart(started: ManagedProcess): void {
-  progress(`${started.name}: ${started.wasAlreadyRunning ? 'already running' : 'started'} (pid ${started.pid})`);
+function reportStart(started: ManagedProcess, cluster?: string): void {
+  const name = cluster ? `${cluster} ${started.name}` : started.name;
+  progress(`${name}: ${started.wasAlreadyRunning ? 'already running' : 'started'} (pid ${started.pid})`);
 }
 
 /** Stops everything in the reverse order of `up`. All state stays on disk. */
@@ -107,6 +144,7 @@ export async function downDevStack(layout = devStackLayout()): Promise<void> {
   await stopCodecServer(layout.codecDir);
   await stopMoto(layout.motoDir);
   await stopTemporal(layout.temporalDir);
+  for (const remote of [...layout.remoteClusters].reverse()) await stopRemoteCluster(remote.dir);
   await stopKubeCluster(layout.kubeDir);
 }
 
@@ -151,11 +189,30 @@ export async function devStackStatus(layout = devStackLayout()): Promise<Compone
     url: codecServerUrl(DEV_CODEC_PORT),
     logFile: codecServerLogFile(layout.codecDir),
   });
+  for (const remote of layout.remoteClusters) statuses.push(...(await remoteClusterStatus(remote)));
   for (const controller of CONTROLLERS) {
     statuses.push({
       name: controller,
       running: await controllerRunning(layout.controllersDir, controller),
       logFile: controllerLogFile(layout.controllersDir, controller),
+    });
+  }
+  return statuses;
+}
+
+async function remoteClusterStatus(remote: RemoteClusterSpec): Promise<ComponentStatus[]> {
+  const urls: Record<(typeof KUBE_COMPONENTS)[number], string | undefined> = {
+    etcd: `http://127.0.0.1:${remote.etcdClientPort}`,
+    'kube-apiserver': `https://127.0.0.1:${remote.apiserverPort} (kubeconfig ${kubeconfigPathOf(remote.dir)})`,
+    'kube-controller-manager': undefined,
+  };
+  const statuses: ComponentStatus[] = [];
+  for (const component of KUBE_COMPONENTS) {
+    statuses.push({
+      name: `${remote.name} ${component}`,
+      running: await kubeComponentRunning(remote.dir, component),
+      url: urls[component],
+      logFile: kubeLogFile(remote.dir, component),
     });
   }
   return statuses;

@@ -53,10 +53,23 @@ export async function ensureTemporalBinary(): Promise<string> {
 }
 
 /**
+ * Concurrent callers share one run of `work`: several clusters start side by side (the control
+ * cluster and the remote clusters), and each would otherwise build kube-apiserver into the same
+ * files, or apt-get etcd under the same dpkg lock, at the same time. Later calls run it again,
+ * which is a quick stamp check.
+ */
+function sharedWhileRunning<T>(work: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  return () => (running ??= work().finally(() => (running = undefined)));
+}
+
+/**
  * Builds kube-apiserver and kube-controller-manager from tools/kube. The stamp is a
  * hash of go.mod and go.sum, so changing the pinned Kubernetes version rebuilds.
  */
-export async function ensureKubeBinaries(): Promise<{ kubeApiserver: string; kubeControllerManager: string }> {
+export const ensureKubeBinaries = sharedWhileRunning(buildKubeBinariesIfStale);
+
+async function buildKubeBinariesIfStale(): Promise<{ kubeApiserver: string; kubeControllerManager: string }> {
   const binaries = {
     kubeApiserver: join(binDir(), 'kube-apiserver'),
     kubeControllerManager: join(binDir(), 'kube-controller-manager'),
@@ -100,7 +113,9 @@ async function kubeModuleHash(): Promise<string> {
 }
 
 /** Debian's etcd-server; kube-apiserver only needs a plain etcd v3 endpoint. */
-export async function ensureEtcd(): Promise<string> {
+export const ensureEtcd = sharedWhileRunning(installEtcdIfMissing);
+
+async function installEtcdIfMissing(): Promise<string> {
   const etcd = '/usr/bin/etcd';
   if (await isExecutable(etcd)) return etcd;
   progress('installing etcd (apt-get install etcd-server)…');

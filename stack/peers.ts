@@ -7,15 +7,13 @@
 // module's version list, so tools/provider-aws is a build-only module that requires it, and
 // `go build` builds ./cmd/provider from there (like tools/kube for Kubernetes).
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { startKubeCluster } from './kube';
 import { kubectl } from './kubectl';
 import { binDir, cacheDir, repoRoot } from './paths';
-import { pkiPaths } from './pki';
-import { freePort } from './ports';
+import { assertPortFree, copyCrds, distinctFreePorts, providerEnvironment, writeServingCertDir, yamlFiles } from './peer-support';
 import { startProcess, type ManagedProcess } from './processes';
 import { progress } from './progress';
 import { waitUntilReady } from './readiness';
@@ -81,30 +79,6 @@ async function providerAwsModuleHash(): Promise<string> {
   return hash.digest('hex');
 }
 
-/**
- * Copies the module's CRDs, dropping any spec.conversion: Crossplane's package manager would
- * point it at the provider's webhook, which nothing here runs.
- */
-async function copyCrds(from: string, to: string): Promise<void> {
-  await rm(to, { recursive: true, force: true });
-  await mkdir(to, { recursive: true });
-  for (const file of await yamlFiles(from)) {
-    const documents = parseAllDocuments(await readFile(join(from, file), 'utf8'))
-      .map((document) => document.toJS() as { spec?: { conversion?: unknown } } | null)
-      .filter((crd) => crd !== null);
-    for (const crd of documents) delete crd.spec?.conversion;
-    await writeFile(join(to, file), documents.map((crd) => stringify(crd)).join('---\n'));
-  }
-}
-
-async function yamlFiles(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).filter((file) => file.endsWith('.yaml')).sort();
-  } catch {
-    return [];
-  }
-}
-
 export interface ProviderAwsOptions {
   /** Holds the peer's own cluster (kube/), its serving certificate (tls/) and its log. */
   dir: string;
@@ -145,7 +119,7 @@ const READINESS_LABEL = 'chronoplane.dev/readiness-probe';
 export async function startProviderAws(options: ProviderAwsOptions): Promise<ProviderAwsPeer> {
   // Built first and on its own: one Go build at a time (the cluster may build kube-apiserver).
   const build = await ensureProviderAws();
-  await assertPortFree(PROVIDER_AWS_METRICS_PORT);
+  await assertPortFree(PROVIDER_AWS_METRICS_PORT, "provider-aws's metrics server (controller-runtime's default address)");
   const ports = await distinctFreePorts(3);
   const cluster = await startKubeCluster({
     dir: join(options.dir, 'kube'),
@@ -171,11 +145,7 @@ export async function startProviderAws(options: ProviderAwsOptions): Promise<Pro
     // It serves no webhook in v0.58.0, but Crossplane always hands a provider a serving
     // certificate: the cluster's own apiserver certificate (CN/SANs for localhost) will do.
     const tlsDir = join(options.dir, 'tls');
-    const pki = pkiPaths(join(options.dir, 'kube', 'pki'));
-    await mkdir(tlsDir, { recursive: true, mode: 0o700 });
-    await copyFile(pki.apiserverCert, join(tlsDir, 'tls.crt'));
-    await copyFile(pki.apiserverKey, join(tlsDir, 'tls.key'));
-    await copyFile(pki.caCert, join(tlsDir, 'ca.crt'));
+    await writeServingCertDir(join(options.dir, 'kube', 'pki'), tlsDir);
 
     const pidFile = join(options.dir, 'run', 'provider-aws.pid');
     provider = await startProcess({
@@ -226,13 +196,6 @@ async function applyProviderConfig(kubeconfigPath: string, ec2Endpoint: string, 
   await kubectl(kubeconfigPath, ['apply', '-f', '-'], manifests.map((manifest) => stringify(manifest)).join('---\n'));
 }
 
-/** This process's environment without what would steer the provider elsewhere. */
-function providerEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(AWS_|PROVIDER_|KUBECONFIG$|LEADER_ELECTION$|POD_NAMESPACE$)/.test(name)),
-  );
-}
-
 const PROBED_KINDS = [
   'vpcs.ec2.aws.crossplane.io',
   'subnets.ec2.aws.crossplane.io',
@@ -280,25 +243,4 @@ async function readinessProbe(kubeconfigPath: string): Promise<() => Promise<boo
       items.every((item) => item.status?.conditions?.some((c) => c.type === 'Synced' && c.reason === 'ReconcilePaused'))
     );
   };
-}
-
-async function assertPortFree(port: number): Promise<void> {
-  await new Promise<void>((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', () =>
-      reject(
-        new Error(
-          `provider-aws serves metrics on :${port} (controller-runtime's default; it has no flag to change it), ` +
-            'but that port is taken: is another provider-aws running?',
-        ),
-      ),
-    );
-    server.listen(port, () => server.close(() => resolvePort()));
-  });
-}
-
-async function distinctFreePorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) ports.add(await freePort());
-  return [...ports];
 }

@@ -1,18 +1,48 @@
 // The same real servers as the dev stack, for a test run: free ports, state in a
 // directory the caller owns (normally a temp dir), and plain child processes that
-// die with the test run. No worker or watcher: tests start their own.
+// die with the test run. No worker or watcher: tests start their own. Like the dev
+// stack it can run remote clusters, targets for Objects, registered as Secrets in
+// the control cluster.
 import { join } from 'node:path';
 import { bootstrapCluster } from './cluster-bootstrap';
 import { startKubeCluster } from './kube';
 import { startMoto } from './moto';
 import { freePort } from './ports';
+import {
+  REMOTE_CLUSTER_SECRET_NAMESPACE,
+  registerRemoteClusters,
+  remoteClusterSecretName,
+  startRemoteClusters,
+  type RemoteClusterSpec,
+} from './remote-clusters';
 import { startTemporal } from './temporal';
 
 export interface TestStackOptions {
   dir: string;
   /** Also apply deploy/crds, the AWS credentials Secret and the default ProviderConfig. */
   bootstrap?: boolean;
+  /**
+   * Names of the remote clusters to start (integration tests: REMOTE_CLUSTER_NAMES). None by
+   * default: the benchmark starts this stack too, and three idle clusters instead of one would
+   * cost it ~750 MB and some CPU that its figures should not include.
+   */
+  remoteClusters?: readonly string[];
 }
+
+/** What a test needs of a remote cluster; plain data, so vitest can `provide` it. */
+export interface TestRemoteCluster {
+  name: string;
+  server: string;
+  /** Admin kubeconfig file, to inspect the remote cluster. */
+  kubeconfigPath: string;
+  /** The kubeconfig as stored in its Secret (credentials embedded). */
+  kubeconfig: string;
+  /** Its Secret in the control cluster, key `kubeconfig`. */
+  secret: { namespace: string; name: string };
+}
+
+/** What integration tests get: two, as Objects spread over clusters (issue 9) need. */
+export const REMOTE_CLUSTER_NAMES = ['remote-1', 'remote-2'] as const;
 
 export interface TestStack {
   kubeconfigPath: string;
@@ -22,6 +52,7 @@ export interface TestStack {
   /** The Temporal web UI, handy when a test fails and the stack is kept around. */
   uiUrl: string;
   ec2Endpoint: string;
+  remoteClusters: TestRemoteCluster[];
   stop(): Promise<void>;
 }
 
@@ -33,6 +64,11 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
   const temporalPort = await nextPort();
   const temporalUiPort = await nextPort();
   const motoPort = await nextPort();
+  const remoteSpecs: RemoteClusterSpec[] = [];
+  for (const name of options.remoteClusters ?? []) {
+    const [apiserverPort, etcdClientPort, etcdPeerPort] = [await nextPort(), await nextPort(), await nextPort()];
+    remoteSpecs.push({ name, dir: join(options.dir, name), apiserverPort, etcdClientPort, etcdPeerPort });
+  }
   const started = await Promise.allSettled([
     startKubeCluster({
       dir: join(options.dir, 'kube'),
@@ -44,24 +80,29 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     }),
     startTemporal({ dir: join(options.dir, 'temporal'), port: temporalPort, uiPort: temporalUiPort, detached: false }),
     startMoto({ dir: join(options.dir, 'moto'), port: motoPort, detached: false }),
+    startRemoteClusters(remoteSpecs, false).then((clusters) => ({
+      clusters,
+      stop: async () => void (await Promise.allSettled(clusters.map((cluster) => cluster.stop()))),
+    })),
   ] as const);
-  const [kube, temporal, moto] = started;
+  const [kube, temporal, moto, remotes] = started;
   const stop = async () => {
     // Each part stops on its own so that one failure does not leave the others running.
     await Promise.allSettled(started.map((result) => (result.status === 'fulfilled' ? result.value.stop() : undefined)));
   };
-  if (kube.status === 'rejected' || temporal.status === 'rejected' || moto.status === 'rejected') {
+  if (kube.status === 'rejected' || temporal.status === 'rejected' || moto.status === 'rejected' || remotes.status === 'rejected') {
     await stop();
     const reasons = started.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []));
     throw new Error(`the test stack did not start:\n${reasons.join('\n')}`);
   }
-  if (options.bootstrap) {
-    try {
-      await bootstrapCluster(kube.value.kubeconfigPath, moto.value.endpoint);
-    } catch (error) {
-      await stop();
-      throw new Error(`the test cluster could not be bootstrapped: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  try {
+    await Promise.all([
+      options.bootstrap ? bootstrapCluster(kube.value.kubeconfigPath, moto.value.endpoint) : undefined,
+      registerRemoteClusters(kube.value.kubeconfigPath, remotes.value.clusters),
+    ]);
+  } catch (error) {
+    await stop();
+    throw new Error(`the test cluster could not be bootstrapped: ${error instanceof Error ? error.message : String(error)}`);
   }
   return {
     kubeconfigPath: kube.value.kubeconfigPath,
@@ -70,6 +111,13 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     temporalNamespace: temporal.value.namespace,
     uiUrl: temporal.value.uiUrl,
     ec2Endpoint: moto.value.endpoint,
+    remoteClusters: remotes.value.clusters.map((cluster) => ({
+      name: cluster.name,
+      server: cluster.server,
+      kubeconfigPath: cluster.kubeconfigPath,
+      kubeconfig: cluster.kubeconfig,
+      secret: { namespace: REMOTE_CLUSTER_SECRET_NAMESPACE, name: remoteClusterSecretName(cluster.name) },
+    })),
     stop,
   };
 }

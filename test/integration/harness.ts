@@ -15,6 +15,7 @@ import { EncryptionCodec } from '../../runtime/payload-codec';
 import { decodeHistory } from '../../runtime/history-payloads';
 import { workflowIdFor } from '../../runtime/managed-kind';
 import { stateQuery } from '../../workflows/api';
+import type { TestRemoteCluster } from '../../stack/test-stack';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -248,6 +249,19 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** A remote cluster global-setup started (remote-1, remote-2): where Objects land. */
+export function remoteCluster(name: string): TestRemoteCluster {
+  const clusters = inject('remoteClusters');
+  const cluster = clusters.find((candidate) => candidate.name === name);
+  if (!cluster) throw new Error(`no remote cluster ${name}; the test stack has ${clusters.map((c) => c.name).join(', ')}`);
+  return cluster;
+}
+
+/** kubectl against a remote cluster, as its admin. */
+export async function remoteKubectl(name: string, args: string[], stdin?: string): Promise<string> {
+  return runKubectl(args, stdin, remoteCluster(name).kubeconfigPath);
 }
 
 export function condition(vpc: VpcObject | undefined, type: string) {

@@ -1,7 +1,7 @@
 // Starts the real servers once, the way integration tests get them (startTestStack),
 // and checks each one answers a real client: kubectl, Temporal's gRPC API, the AWS SDK.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../workflows/search-attributes';
-import { startTestStack, type TestStack } from '../../stack/test-stack';
+import { REMOTE_CLUSTER_NAMES, startTestStack, type TestStack } from '../../stack/test-stack';
 
 const run = promisify(execFile);
 
@@ -21,7 +21,7 @@ describe('startTestStack', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'chronoplane-stack-test-'));
     // Generous: on a fresh machine this includes building kube-apiserver and temporal.
-    stack = await startTestStack({ dir });
+    stack = await startTestStack({ dir, remoteClusters: REMOTE_CLUSTER_NAMES });
   }, 1_200_000);
 
   afterAll(async () => {
@@ -66,9 +66,43 @@ describe('startTestStack', () => {
     }
   });
 
+  it('serves two remote clusters, each reachable through the kubeconfig in its Secret in the control cluster', async () => {
+    expect(stack.remoteClusters.map((remote) => remote.name)).toEqual(['remote-1', 'remote-2']);
+    for (const remote of stack.remoteClusters) {
+      const { stdout: ready } = await run('kubectl', ['--kubeconfig', remote.kubeconfigPath, 'get', '--raw', '/readyz']);
+      expect(ready.trim()).toBe('ok');
+      const { stdout: secretData } = await run('kubectl', [
+        ...['--kubeconfig', stack.kubeconfigPath, 'get', 'secret', '-n', remote.secret.namespace, remote.secret.name],
+        ...['-o', 'jsonpath={.data.kubeconfig}'],
+      ]);
+      const kubeconfig = Buffer.from(secretData, 'base64').toString();
+      expect(kubeconfig).toBe(remote.kubeconfig);
+      // Only the Secret's content, no file beside it: what a controller reading the Secret has.
+      const copy = join(dir, `${remote.name}-from-secret.kubeconfig`);
+      await writeFile(copy, kubeconfig, { mode: 0o600 });
+      const { stdout: server } = await run('kubectl', [
+        '--kubeconfig',
+        copy,
+        'config',
+        'view',
+        '--minify',
+        '-o',
+        'jsonpath={.clusters[0].cluster.server}',
+      ]);
+      expect(server).toBe(remote.server);
+      const { stdout: namespace } = await run('kubectl', ['--kubeconfig', copy, 'get', 'namespace', 'default', '-o', 'name']);
+      expect(namespace.trim()).toBe('namespace/default');
+    }
+  });
+
   it('stops every server', async () => {
     await stack.stop();
-    const endpoints = [new URL(stack.kubeServer), new URL(stack.ec2Endpoint), new URL(`http://${stack.temporalAddress}`)];
+    const endpoints = [
+      new URL(stack.kubeServer),
+      new URL(stack.ec2Endpoint),
+      new URL(`http://${stack.temporalAddress}`),
+      ...stack.remoteClusters.map((remote) => new URL(remote.server)),
+    ];
     for (const endpoint of endpoints) {
       expect(await accepts(endpoint.hostname, Number(endpoint.port)), endpoint.href).toBe(false);
     }

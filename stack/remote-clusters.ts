@@ -1,0 +1,136 @@
+// Remote clusters: extra real kube-apiservers standing for the target clusters that Objects
+// (kubernetes.crossplane.io) land in. Each is a whole cluster from startKubeCluster, with its own
+// dir, ports and admin kubeconfig; the control cluster reaches it through a kubeconfig Secret,
+// as a Crossplane ProviderConfig would.
+//
+// Each keeps its kube-controller-manager (~1/4 of a cluster's memory, and some start-up time):
+// a target cluster without it is not a real one. Deleting an Object that wraps a Namespace needs
+// the namespace controller, or the Namespace stays Terminating forever; wrapped objects with
+// ownerReferences need the garbage collector; and a new namespace has no `default`
+// ServiceAccount without the service-account controller.
+import { readFile } from 'node:fs/promises';
+import { stringify } from 'yaml';
+import { startKubeCluster, stopKubeCluster } from './kube';
+import { kubectl } from './kubectl';
+import type { ManagedProcess } from './processes';
+
+export interface RemoteClusterSpec {
+  /** e.g. "remote-1"; names its kubeconfig context and its Secret, `<name>-kubeconfig`. */
+  name: string;
+  /** Holds the cluster's pki/, etcd data, kubeconfig, logs/ and run/. */
+  dir: string;
+  apiserverPort: number;
+  etcdClientPort: number;
+  etcdPeerPort: number;
+  /** Extra labels on its Secret in the control cluster, to select clusters by. */
+  labels?: Record<string, string>;
+}
+
+export interface RemoteCluster {
+  name: string;
+  server: string;
+  /** Admin kubeconfig file, to inspect the cluster from a test or a shell. */
+  kubeconfigPath: string;
+  /** The same kubeconfig as a string, for a Secret: certificates and key embedded, no file paths. */
+  kubeconfig: string;
+  labels: Record<string, string>;
+  processes: ManagedProcess[];
+  stop(): Promise<void>;
+}
+
+/** Where the control cluster keeps each remote cluster's kubeconfig. */
+export const REMOTE_CLUSTER_SECRET_NAMESPACE = 'crossplane-system';
+export const REMOTE_CLUSTER_SECRET_KEY = 'kubeconfig';
+/** Set on every such Secret, with the cluster's name as its value. */
+export const REMOTE_CLUSTER_LABEL = 'chronoplane.dev/remote-cluster';
+
+export function remoteClusterSecretName(clusterName: string): string {
+  return `${clusterName}-kubeconfig`;
+}
+
+export async function startRemoteCluster(spec: RemoteClusterSpec, detached: boolean): Promise<RemoteCluster> {
+  const cluster = await startKubeCluster({
+    dir: spec.dir,
+    name: spec.name,
+    apiserverPort: spec.apiserverPort,
+    etcdClientPort: spec.etcdClientPort,
+    etcdPeerPort: spec.etcdPeerPort,
+    detached,
+  });
+  return {
+    name: spec.name,
+    server: cluster.server,
+    kubeconfigPath: cluster.kubeconfigPath,
+    kubeconfig: await remoteClusterKubeconfig(cluster.kubeconfigPath),
+    labels: { ...spec.labels, [REMOTE_CLUSTER_LABEL]: spec.name },
+    processes: cluster.processes,
+    stop: cluster.stop,
+  };
+}
+
+/**
+ * Starts them side by side. When one fails, a test run's others are stopped (a detached start
+ * leaves them for `status` and their logs) and the error names every failure.
+ */
+export async function startRemoteClusters(specs: RemoteClusterSpec[], detached: boolean): Promise<RemoteCluster[]> {
+  const started = await Promise.allSettled(specs.map((spec) => startRemoteCluster(spec, detached)));
+  const failures = started.flatMap((result, index) =>
+    result.status === 'rejected' ? [`${specs[index]!.name}: ${String(result.reason)}`] : [],
+  );
+  const clusters = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  if (failures.length > 0) {
+    if (!detached) await Promise.allSettled(clusters.map((cluster) => cluster.stop()));
+    throw new Error(`remote clusters did not start:\n${failures.join('\n')}`);
+  }
+  return clusters;
+}
+
+export function stopRemoteCluster(dir: string): Promise<void> {
+  return stopKubeCluster(dir);
+}
+
+/**
+ * The admin kubeconfig as a string fit for a Secret. writeKubeconfig embeds the CA, certificate
+ * and key, and the server is https://127.0.0.1:<port>, which any process on this machine (the
+ * worker, a peer provider) can reach. Checked, because a Secret cannot point at local files.
+ */
+export async function remoteClusterKubeconfig(kubeconfigPath: string): Promise<string> {
+  const kubeconfig = await readFile(kubeconfigPath, 'utf8');
+  for (const field of ['certificate-authority-data', 'client-certificate-data', 'client-key-data']) {
+    if (!kubeconfig.includes(`${field}:`)) throw new Error(`${kubeconfigPath} does not embed ${field}; it cannot go into a Secret`);
+  }
+  return kubeconfig;
+}
+
+/**
+ * Stores each cluster's kubeconfig in the control cluster as Secret
+ * crossplane-system/<name>-kubeconfig, key `kubeconfig`, creating the namespace if missing.
+ * Server-side apply, so reruns (every `npm run up`) converge instead of failing. The manifest
+ * goes on stdin, never on a command line or in a log: it holds client keys.
+ */
+export async function registerRemoteClusters(
+  controlKubeconfigPath: string,
+  clusters: readonly Pick<RemoteCluster, 'name' | 'kubeconfig' | 'labels'>[],
+): Promise<void> {
+  if (clusters.length === 0) return;
+  const manifests = [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: REMOTE_CLUSTER_SECRET_NAMESPACE } },
+    ...clusters.map((cluster) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        namespace: REMOTE_CLUSTER_SECRET_NAMESPACE,
+        name: remoteClusterSecretName(cluster.name),
+        labels: cluster.labels,
+      },
+      type: 'Opaque',
+      // `data`, not `stringData`: server-side apply tracks write-only stringData poorly.
+      data: { [REMOTE_CLUSTER_SECRET_KEY]: Buffer.from(cluster.kubeconfig).toString('base64') },
+    })),
+  ];
+  await kubectl(
+    controlKubeconfigPath,
+    ['apply', '--server-side', '--field-manager=chronoplane-stack', '--force-conflicts', '-f', '-'],
+    manifests.map((manifest) => stringify(manifest)).join('---\n'),
+  );
+}
