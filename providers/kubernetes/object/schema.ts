@@ -5,9 +5,10 @@
 // today (managementPolicies, patchesFrom / dependsOn, readiness, connectionDetails, watch).
 // It is their union, so no conversion webhook is needed; CEL keeps each object to one of the
 // two policy forms. Neither policy field has a default: one would collide with the other form.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { DeletionPolicy, managedStatus, ManagementAction, ProviderConfigReference } from '../../../apis/managed';
-import { Doc, DocString, withRules } from '../../../apis/schema';
+import { GenericReference, GenericReferences } from '../../../apis/references';
+import { Doc, DocString, withRules, type CelRule } from '../../../apis/schema';
 import type { KindApi } from '../../../runtime/managed-kind';
 
 /** v1alpha2 is stored, as upstream's; v1alpha1 is served with the same schema. */
@@ -35,6 +36,22 @@ const Manifest = (description: string) =>
     },
   );
 
+/** Where patchesFrom's toFieldPath counts from on an Object: the manifest, as upstream's. */
+export const OBJECT_PATCH_ROOT = 'spec.forProvider.manifest';
+
+export const ObjectParameters = Doc('The object to manage.', {
+  manifest: Manifest('The object to manage in the target cluster; metadata.name defaults to the Object\u2019s name.'),
+});
+export type ObjectParameters = { manifest: KubernetesManifest };
+
+/** A manifest as users write it: apiVersion and kind required (admission checks), the rest free. */
+export interface KubernetesManifest {
+  apiVersion: string;
+  kind: string;
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
 export const ManagementPolicy = Type.Union(
   [Type.Literal('Default'), Type.Literal('ObserveCreateUpdate'), Type.Literal('ObserveDelete'), Type.Literal('Observe')],
   {
@@ -44,46 +61,46 @@ export const ManagementPolicy = Type.Union(
 );
 export type ManagementPolicy = Static<typeof ManagementPolicy>;
 
-const coordinates = {
-  apiVersion: Type.Optional(DocString('API version of the referenced object.', { default: 'kubernetes.crossplane.io/v1alpha1' })),
-  kind: Type.Optional(DocString('Kind of the referenced object.', { default: 'Object' })),
-  name: DocString('Name of the referenced object.', { minLength: 1 }),
-  namespace: Type.Optional(DocString('Namespace of the referenced object, for a namespaced kind.')),
+// The engine's generic reference (apis/references.ts), not a second one: only the defaults
+// upstream gives an Object differ. patchesFrom and dependsOn name another Object unless they say
+// otherwise, and a target without a namespace is cluster-scoped (an Object has no namespace).
+const { fromObject, patchesFrom, dependsOn, toFieldPath } = GenericReference.properties;
+export const DEFAULT_REFERENCE_TARGET = { apiVersion: `${objectApi.group}/v1alpha1`, kind: objectApi.kind };
+const clusterScopedByDefault = {
+  namespace: Type.Optional({
+    ...fromObject.properties.namespace,
+    description: 'Namespace of the referenced object; absent for a cluster-scoped one.',
+  }),
 };
-const fieldPath = (description: string) => DocString(description, { minLength: 1, maxLength: 512 });
+const objectByDefault = {
+  ...clusterScopedByDefault,
+  apiVersion: Type.Optional({ ...patchesFrom.properties.apiVersion, default: DEFAULT_REFERENCE_TARGET.apiVersion }),
+  kind: Type.Optional({ ...patchesFrom.properties.kind, default: DEFAULT_REFERENCE_TARGET.kind }),
+};
+const withProperties = (schema: TObject, properties: TProperties, description?: string) =>
+  Type.Object({ ...schema.properties, ...properties }, { description: description ?? schema.description, additionalProperties: false });
 
-export const ObjectReference = withRules(
-  Doc('A dependency on another object, and optionally a value to copy from it.', {
-    fromObject: Type.Optional(
-      Doc('Seed 002\u2019s form: copy fieldPath of the object to toFieldPath, counted from this Object\u2019s root. Blocking.', {
-        apiVersion: DocString('API version of the referenced object.', { minLength: 1 }),
-        kind: DocString('Kind of the referenced object.', { minLength: 1 }),
-        name: coordinates.name,
-        namespace: coordinates.namespace,
-        fieldPath: fieldPath('The field to read, such as status.atProvider.manifest.status.currentCSV.'),
-      }),
-    ),
+export const ObjectReference = Type.Object(
+  {
+    fromObject: Type.Optional(withProperties(fromObject, clusterScopedByDefault)),
     patchesFrom: Type.Optional(
-      Doc('provider-kubernetes\u2019 form: copy fieldPath to toFieldPath inside the manifest. Blocking.', {
-        ...coordinates,
-        fieldPath: fieldPath('The field to read.'),
-      }),
-    ),
-    dependsOn: Type.Optional(
-      Doc('A non-blocking dependency: this Object goes before it on deletion, and is not created before it exists.', coordinates),
-    ),
-    toFieldPath: Type.Optional(
-      fieldPath(
-        'Where the value goes. With fromObject it counts from this Object\u2019s root (spec.forProvider.manifest.metadata.name); with patchesFrom from the manifest, and defaults to fieldPath.',
+      withProperties(
+        patchesFrom,
+        objectByDefault,
+        'provider-kubernetes\u2019 form: copy fieldPath of that object into this Object\u2019s manifest at toFieldPath. Blocking.',
       ),
     ),
-  }),
-  {
-    rule: '(has(self.fromObject) ? 1 : 0) + (has(self.patchesFrom) ? 1 : 0) + (has(self.dependsOn) ? 1 : 0) == 1',
-    message: 'each reference has exactly one of fromObject, patchesFrom and dependsOn',
+    dependsOn: Type.Optional(withProperties(dependsOn, objectByDefault)),
+    toFieldPath: Type.Optional({
+      ...toFieldPath,
+      description: `Where the value goes. With fromObject it counts from this Object\u2019s root (spec.forProvider.manifest.metadata.name); with patchesFrom from ${OBJECT_PATCH_ROOT}, and defaults to fieldPath.`,
+    }),
   },
-  { rule: '!has(self.fromObject) || has(self.toFieldPath)', message: 'fromObject needs toFieldPath' },
-  { rule: '!has(self.dependsOn) || !has(self.toFieldPath)', message: 'dependsOn copies nothing, so it takes no toFieldPath' },
+  {
+    description: GenericReference.description,
+    additionalProperties: false,
+    'x-kubernetes-validations': GenericReference['x-kubernetes-validations'] as CelRule[],
+  },
 );
 
 export const Readiness = withRules(
@@ -124,9 +141,7 @@ export const ConnectionSecretReference = Doc('Where to write the connection deta
 
 export const ObjectSpec = withRules(
   Doc('The desired state of the Object.', {
-    forProvider: Doc('The object to manage.', {
-      manifest: Manifest('The object to manage in the target cluster; metadata.name defaults to the Object\u2019s name.'),
-    }),
+    forProvider: ObjectParameters,
     providerConfigRef: Type.Optional(
       Type.Object(ProviderConfigReference.properties, { ...ProviderConfigReference, default: { name: 'default' } }),
     ),
@@ -143,7 +158,7 @@ export const ObjectSpec = withRules(
       ),
     ),
     references: Type.Optional(
-      Type.Array(ObjectReference, { description: 'Other objects this one depends on, resolved in order.', maxItems: 32 }),
+      Type.Array(ObjectReference, { description: GenericReferences.description, maxItems: GenericReferences.maxItems }),
     ),
     readiness: Type.Optional(Readiness),
     connectionDetails: Type.Optional(
@@ -169,6 +184,7 @@ export const ObjectObservation = Doc('What Chronoplane last saw of the object.',
 });
 
 export const ObjectStatus = managedStatus(ObjectObservation);
+export type ObjectObservation = { manifest?: Record<string, unknown> };
 
 /** The actions a management policy of either form allows; absent means all of them. */
 export function allowedActions(spec: Pick<ObjectSpec, 'managementPolicy' | 'managementPolicies'>): ManagementAction[] {
