@@ -21,12 +21,27 @@ export interface CrdOptions {
 }
 
 /** Crossplane's READY, SYNCED and EXTERNAL-NAME, then the kind's own columns, then AGE. */
-export function managedResourceCrd(kind: Pick<ManagedKind, 'api' | 'forProvider' | 'atProvider' | 'references' | 'printerColumns'>) {
+export function managedResourceCrd(
+  kind: Pick<ManagedKind, 'api' | 'forProvider' | 'atProvider' | 'references' | 'printerColumns' | 'compatibleApi'>,
+) {
+  const scope = kind.api.scope ?? 'Namespaced';
+  const status = managedStatus(kind.atProvider);
+  const compatible = kind.compatibleApi;
+  if (compatible) {
+    return crd({
+      api: kind.api,
+      scope,
+      spec: compatible.spec,
+      status,
+      olderVersions: compatible.olderVersions,
+      printerColumns: [...compatible.printerColumns],
+    });
+  }
   return crd({
     api: kind.api,
-    scope: 'Namespaced',
+    scope,
     spec: managedSpec(withReferenceFields(kind.forProvider, kind.references)),
-    status: managedStatus(kind.atProvider),
+    status,
     printerColumns: [
       { name: 'READY', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
       { name: 'SYNCED', type: 'string', jsonPath: ".status.conditions[?(@.type=='Synced')].status" },

@@ -16,6 +16,25 @@ export interface KindApi {
   categories: string[];
   /** One line for `kubectl explain <kind>`. */
   description: string;
+  /** Namespaced unless said otherwise; provider-kubernetes' Object is cluster-scoped. */
+  scope?: 'Namespaced' | 'Cluster';
+}
+
+export const isClusterScoped = (api: Pick<KindApi, 'scope'>): boolean => api.scope === 'Cluster';
+
+/**
+ * An optional capability: a kind that reproduces an existing API exactly (provider-kubernetes'
+ * Object), so that its manifests apply unchanged. Its CRD takes this whole spec instead of the
+ * standard managed spec around forProvider, serves `olderVersions` with the same schema, and
+ * shows these printer columns instead of the standard ones.
+ */
+export interface CompatibleApi {
+  spec: TObject;
+  /** Versions served besides `api.version`, deprecated and not stored, with the same schema. */
+  olderVersions?: readonly string[];
+  printerColumns: readonly PrinterColumn[];
+  /** Where patchesFrom's toFieldPath counts from; spec.forProvider unless said otherwise. */
+  patchRoot?: string;
 }
 
 export interface PollIntervals {
@@ -83,6 +102,8 @@ export interface ManagedKind<F = any, A = any> {
    * Crossplane's READY, SYNCED and EXTERNAL-NAME and before AGE.
    */
   printerColumns?: readonly PrinterColumn[];
+  /** An API reproduced exactly rather than the standard managed one; see CompatibleApi. */
+  compatibleApi?: CompatibleApi;
 }
 
 /**
@@ -93,13 +114,17 @@ export interface ManagedKind<F = any, A = any> {
 export interface ResourceRef {
   group: string;
   kind: string;
+  /** '' for a cluster-scoped object. */
   namespace: string;
   name: string;
 }
 
 export const apiVersionOf = (api: Pick<KindApi, 'group' | 'version'>): string => `${api.group}/${api.version}`;
 
-/** `VPC.ec2.aws.chronoplane.io/default/my-vpc`: readable in the Temporal UI and unique per object. */
+/**
+ * `VPC.ec2.aws.chronoplane.io/default/my-vpc`: readable in the Temporal UI and unique per object.
+ * A cluster-scoped object's is `Object.kubernetes.crossplane.io//name`: no namespace can be empty.
+ */
 export function workflowIdFor(ref: ResourceRef): string {
   return `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
 }

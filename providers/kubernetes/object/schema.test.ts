@@ -8,7 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { kubernetesCrds } from '../crds';
-import { allowedActions, ObjectSpec } from './schema';
+import { ObjectSpec } from './schema';
 
 const examples = join(import.meta.dirname, '..', '..', '..', 'examples', 'kubernetes');
 
@@ -82,17 +82,3 @@ function schemaAt(schema: Record<string, unknown>, path: string[]): Record<strin
     return next as Record<string, unknown>;
   }, schema);
 }
-
-describe('management policies, both forms', () => {
-  it.each([
-    [{}, ['*']],
-    [{ managementPolicy: 'Default' as const }, ['*']],
-    [{ managementPolicy: 'ObserveCreateUpdate' as const }, ['Observe', 'Create', 'Update']],
-    [{ managementPolicy: 'ObserveDelete' as const }, ['Observe', 'Delete']],
-    [{ managementPolicy: 'Observe' as const }, ['Observe']],
-    [{ managementPolicies: ['Observe' as const, 'Delete' as const] }, ['Observe', 'Delete']],
-    [{ managementPolicies: ['*' as const] }, ['*']],
-  ])('%o allows %o', (spec, actions) => {
-    expect(allowedActions(spec)).toEqual(actions);
-  });
-});

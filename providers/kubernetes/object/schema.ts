@@ -6,7 +6,7 @@
 // It is their union, so no conversion webhook is needed; CEL keeps each object to one of the
 // two policy forms. Neither policy field has a default: one would collide with the other form.
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { DeletionPolicy, managedStatus, ManagementAction, ProviderConfigReference } from '../../../apis/managed';
+import { DeletionPolicy, managedStatus, ManagementAction, ManagementPolicy, ProviderConfigReference } from '../../../apis/managed';
 import { GenericReference, GenericReferences } from '../../../apis/references';
 import { Doc, DocString, withRules, type CelRule } from '../../../apis/schema';
 import type { KindApi } from '../../../runtime/managed-kind';
@@ -22,6 +22,7 @@ export const objectApi: KindApi = {
   categories: ['crossplane', 'managed', 'kubernetes'],
   description:
     'Any Kubernetes object, in this cluster or another, managed as a Crossplane managed resource (provider-kubernetes\u2019 Object).',
+  scope: 'Cluster',
 };
 export const OBJECT_OLDER_VERSIONS = ['v1alpha1'] as const;
 
@@ -51,15 +52,6 @@ export interface KubernetesManifest {
   metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   [field: string]: unknown;
 }
-
-export const ManagementPolicy = Type.Union(
-  [Type.Literal('Default'), Type.Literal('ObserveCreateUpdate'), Type.Literal('ObserveDelete'), Type.Literal('Observe')],
-  {
-    description:
-      'Seed 002\u2019s single policy (v1alpha1): Default observes, creates, updates and deletes; ObserveCreateUpdate never deletes; ObserveDelete never creates or updates; Observe only reads. Absent means Default. deletionPolicy Orphan wins over every policy.',
-  },
-);
-export type ManagementPolicy = Static<typeof ManagementPolicy>;
 
 // The engine's generic reference (apis/references.ts), not a second one: only the defaults
 // upstream gives an Object differ. patchesFrom and dependsOn name another Object unless they say
@@ -185,19 +177,3 @@ export const ObjectObservation = Doc('What Chronoplane last saw of the object.',
 
 export const ObjectStatus = managedStatus(ObjectObservation);
 export type ObjectObservation = { manifest?: Record<string, unknown> };
-
-/** The actions a management policy of either form allows; absent means all of them. */
-export function allowedActions(spec: Pick<ObjectSpec, 'managementPolicy' | 'managementPolicies'>): ManagementAction[] {
-  if (spec.managementPolicies) return spec.managementPolicies.includes('*') ? ['*'] : spec.managementPolicies;
-  switch (spec.managementPolicy ?? 'Default') {
-    case 'Default':
-      return ['*'];
-    // As upstream's conversion maps them.
-    case 'ObserveCreateUpdate':
-      return ['Observe', 'Create', 'Update'];
-    case 'ObserveDelete':
-      return ['Observe', 'Delete'];
-    case 'Observe':
-      return ['Observe'];
-  }
-}
