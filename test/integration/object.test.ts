@@ -2,7 +2,8 @@
 // the control cluster land in remote-1, a second kube-apiserver reached through the kubeconfig
 // Secret its ProviderConfig names. Management policies in both forms with deletionPolicy as
 // seed 002's table has them, the engine's generic references (patchesFrom into the manifest,
-// fromObject from the Object's root, dependsOn ordering deletion), drift, and bad input.
+// fromObject from the Object's root, dependsOn ordering deletion), drift and changes in the
+// target seen through its watch, and bad input.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlPlane, condition, eventually, remoteKubectl, type VpcObject } from './harness';
@@ -13,7 +14,8 @@ const OBJECTS = 'objects.kubernetes.crossplane.io';
 
 let plane: ControlPlane;
 beforeAll(async () => {
-  plane = await ControlPlane.start('object');
+  // Ten-minute polls: a prompt reaction to a change in the target can only come from its watch.
+  plane = await ControlPlane.start('object', { CHRONOPLANE_POLL_STEADY_SECONDS: '600' });
 });
 afterAll(async () => {
   await plane?.stop();
@@ -108,8 +110,17 @@ describe('Object', () => {
       [...['apply', '--server-side', '--field-manager=someone-else', '-f', '-']],
       JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { owner: 'someone-else' } } }),
     );
-    await eventually(async () => (await remoteConfigMap(name))?.data?.mode === 'managed', 'the managed field to be restored');
+    await eventually(async () => (await remoteConfigMap(name))?.data?.mode === 'managed', 'the managed field to be restored', 20_000);
     expect((await remoteConfigMap(name))?.metadata.labels).toEqual({ owner: 'someone-else' });
+    // status.atProvider.manifest follows the target, including what others wrote.
+    await eventually(
+      async () => {
+        const labels = (atProviderOf(await getObject(name))?.metadata as { labels?: Record<string, string> } | undefined)?.labels;
+        return labels?.owner === 'someone-else';
+      },
+      'status to show the label someone else set',
+      20_000,
+    );
     await deleteObjects(name);
     await gone(name);
   });
@@ -194,10 +205,10 @@ describe('Object', () => {
     await Promise.all([ready(base), ready(dependent)]);
     await deleteObjects(base);
     const held = await eventually(async () => {
-      const c = condition(await getObject(base), 'Synced');
-      return c?.message?.includes('waiting for dependents') && c;
+      const c = condition(await getObject(base), 'Ready');
+      return c?.reason === 'Deleting' && c.message?.includes('waiting for dependents') && c;
     }, 'the base Object to wait for its dependent');
-    expect(held.message).toContain(dependent);
+    expect(held.message).toBe(`waiting for dependents to be deleted first: Object ${dependent}`);
     expect(await remoteConfigMap(base)).toBeDefined();
     await deleteObjects(dependent);
     await Promise.all([gone(dependent), gone(base)]);
