@@ -53,6 +53,8 @@ export class TargetWatches {
   private readonly followers = new Map<string, Map<string, Wake>>();
   /** Target → the resourceVersion our own last write produced, whose echo wakes nobody. */
   private readonly ownWrites = new Map<string, string>();
+  /** Targets we asked to delete that the watch may still show: the server answers for them. */
+  private readonly ownDeletes = new Set<string>();
 
   constructor(private readonly onError: (what: string, error: unknown, retryInSeconds: number) => void = () => {}) {}
 
@@ -66,9 +68,14 @@ export class TargetWatches {
     if (!shared) return undefined;
     const applied = shared.watch.appliedResourceVersion();
     if (applied === undefined) return undefined;
-    const written = this.ownWrites.get(targetId(key));
+    const id = targetId(key);
+    const written = this.ownWrites.get(id);
     if (written !== undefined && hasSeen(applied, written) !== true) return undefined;
     const found = shared.watch.get(key.namespace, key.name);
+    if (this.ownDeletes.has(id)) {
+      if (found) return undefined;
+      this.ownDeletes.delete(id);
+    }
     // Items of a list carry no apiVersion or kind (watch events do): status shows whole objects.
     return found ? { ...found, apiVersion: key.apiVersion, kind: key.kind } : null;
   }
@@ -89,12 +96,22 @@ export class TargetWatches {
     if (followers?.size === 0) {
       this.followers.delete(id);
       this.ownWrites.delete(id);
+      this.ownDeletes.delete(id);
     }
   }
 
   /** Records the resourceVersion of our own write to the target, so its watch echo wakes nobody. */
   wrote(key: TargetKey, resourceVersion: string | undefined): void {
     if (resourceVersion) this.ownWrites.set(targetId(key), resourceVersion);
+  }
+
+  /**
+   * Records that we asked to delete the target: until the watch no longer holds it, `cached`
+   * sends the caller to the server, so the pass right after a delete sees it gone (a ConfigMap
+   * goes at once) instead of waiting a poll interval on the watch's older copy.
+   */
+  deleting(key: TargetKey): void {
+    this.ownDeletes.add(targetId(key));
   }
 
   async stop(): Promise<void> {

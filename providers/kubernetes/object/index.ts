@@ -9,8 +9,9 @@ export const objectKind: ManagedKind<ObjectParameters, ObjectObservation> = {
   atProvider: ObjectObservation,
   connector: lazyConnector(async () => (await import('./client')).objectConnector),
   // The target objects are watched (one watch per cluster and kind), so changes there wake the
-  // Object at once; the poll is only a safety net. A pending object is one still being deleted.
-  poll: { steadySeconds: 600, pendingSeconds: 2 },
+  // Object at once; both polls are only a safety net: for a target not Ready yet (a Deployment
+  // rolling out) and one still being deleted (a Namespace emptying), the watch wakes it sooner.
+  poll: { steadySeconds: 600, pendingSeconds: 10 },
   compatibleApi: {
     spec: ObjectSpec,
     olderVersions: OBJECT_OLDER_VERSIONS,
