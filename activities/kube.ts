@@ -5,7 +5,6 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
-  KubernetesObjectApi,
   PatchStrategy,
   setHeaderOptions,
   type CoreV1Event,
@@ -15,6 +14,9 @@ import type { ClusterKind, ConnectContext } from '../runtime/external-client';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { ResourceRef } from '../runtime/managed-kind';
 import { loadKubeConfig } from '../runtime/kube-config';
+import { PlainObjectApi } from '../runtime/plain-object-api';
+import { TargetWatches, type TargetKey } from '../providers/kubernetes/target-watches';
+import type { ObjectKey } from '../runtime/references/dependencies';
 import { kindFor } from '../providers/registry';
 
 export const FIELD_MANAGER = 'chronoplane';
@@ -26,13 +28,15 @@ export class KubeAccess implements ConnectContext {
   /** Set by a worker that can signal workflows; see ConnectContext.wake. */
   wake?: (mr: ManagedResource) => void;
   /** Any kind at all, through discovery: for generic references to objects we do not manage. */
-  private readonly objects: KubernetesObjectApi;
+  private readonly objects: PlainObjectApi;
+  /** Shared watches of the kinds we do not manage that references name (a ConfigMap), once wakes can be sent. */
+  private readonly referencedKinds = new TargetWatches();
 
-  constructor(kubeConfig: KubeConfig) {
+  constructor(private readonly kubeConfig: KubeConfig) {
     this.customObjects = kubeConfig.makeApiClient(CustomObjectsApi);
     this.custom = new ScopedCustomObjects(this.customObjects);
     this.core = kubeConfig.makeApiClient(CoreV1Api);
-    this.objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+    this.objects = PlainObjectApi.forConfig(kubeConfig);
   }
 
   static fromDefault(): KubeAccess {
@@ -145,6 +149,32 @@ export class KubeAccess implements ConnectContext {
     }
   }
 
+  /**
+   * Like getAny, for an object that `dependent` refers to: the kind is watched (one watch per
+   * kind), the answer comes from the watch when it can, and a change to the object wakes the
+   * dependent, which may be waiting for a field of it. Without wakes it is a plain read, and a
+   * waiting dependent looks again at its next poll.
+   */
+  async getReferenced(key: ObjectKey, apiVersion: string, dependent: ManagedResource): Promise<Record<string, unknown> | undefined> {
+    const wake = this.wake;
+    if (wake) {
+      const target = referencedTarget(key, apiVersion);
+      this.referencedKinds.follow(target, this.kubeConfig, dependent.metadata.uid, () => wake(dependent));
+      const cached = await this.referencedKinds.cached(target, this.kubeConfig);
+      if (cached !== undefined) return (cached ?? undefined) as Record<string, unknown> | undefined;
+    }
+    return this.getAny(apiVersion, key.kind, key.namespace, key.name);
+  }
+
+  /** The dependent no longer waits for changes to `key`. */
+  forgetReferenced(key: ObjectKey, apiVersion: string, dependentUid: string): void {
+    this.referencedKinds.unfollow(referencedTarget(key, apiVersion), dependentUid);
+  }
+
+  async stopWatches(): Promise<void> {
+    await this.referencedKinds.stop();
+  }
+
   async createEvent(event: CoreV1Event): Promise<void> {
     await this.core.createNamespacedEvent({ namespace: event.metadata.namespace!, body: event });
   }
@@ -232,4 +262,9 @@ async function orUndefinedOn404<T>(call: () => Promise<T>): Promise<T | undefine
     if (isStatus(error, 404)) return undefined;
     throw error;
   }
+}
+
+/** The control cluster's own objects, in TargetWatches' terms. */
+function referencedTarget(key: ObjectKey, apiVersion: string): TargetKey {
+  return { cluster: 'control', apiVersion, kind: key.kind, namespace: key.namespace, name: key.name };
 }

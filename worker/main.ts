@@ -133,5 +133,5 @@ await worker.run();
 logger.info({ reads: Object.fromEntries(objects.outcomes) }, 'object cache reads');
 await embedded?.stop();
 await wakeSignaler.drained();
-await objects.stop();
+await Promise.all([objects.stop(), kube.stopWatches()]);
 await connection.close();

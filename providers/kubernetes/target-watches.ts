@@ -3,10 +3,11 @@
 // a change there (a hand edit, a status update, a deletion) wakes the Objects that manage the
 // changed object within a moment instead of at their next poll. Thousands of Objects wrapping
 // ConfigMaps in one cluster cost one watch, not thousands of GETs per poll interval.
-import { KubeConfig, KubernetesObjectApi, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import { KubeConfig, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { watchKind, type KindWatch } from '../../runtime/informers';
 import type { KindApi } from '../../runtime/managed-kind';
 import { hasSeen } from '../../runtime/resource-version';
+import { PlainObjectApi } from '../../runtime/plain-object-api';
 
 /** Identifies one object in one target cluster. */
 export interface TargetKey {
@@ -26,13 +27,10 @@ const LIST_PAGE = 500;
 
 /**
  * KubernetesObjectApi knows how to find any kind's resource through discovery (and caches it);
- * a watch needs that resource's collection path, which it keeps to itself.
+ * a watch needs that resource's collection path, which it keeps to itself. Plain, so that the
+ * list's items and the watch's events are alike.
  */
-class DiscoveringObjectApi extends KubernetesObjectApi {
-  static forConfig(kubeConfig: KubeConfig): DiscoveringObjectApi {
-    return kubeConfig.makeApiClient(DiscoveringObjectApi);
-  }
-
+class DiscoveringObjectApi extends PlainObjectApi {
   /** `/api/v1/configmaps`, `/apis/apps/v1/deployments`: every object of the kind, all namespaces. */
   async collectionPath(apiVersion: string, kind: string): Promise<{ path: string; plural: string; namespaced: boolean }> {
     const resource = await this.resource(apiVersion, kind);

@@ -4,13 +4,22 @@
 // seed 002's table has them, the engine's generic references (patchesFrom into the manifest,
 // fromObject from the Object's root, dependsOn ordering deletion), drift and changes in the
 // target seen through its watch, and bad input.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlPlane, condition, eventually, remoteKubectl, type VpcObject } from './harness';
+import { ControlPlane, condition, eventually, remoteKubectl } from './harness';
 import { runKubectl } from './kubectl';
-
-const REMOTE = 'remote-1';
-const OBJECTS = 'objects.kubernetes.crossplane.io';
+import {
+  REMOTE,
+  apply,
+  atProviderOf,
+  configMap,
+  deleteObjects,
+  getObject,
+  gone,
+  namer,
+  object,
+  ready,
+  remoteConfigMap,
+} from './objects';
 
 let plane: ControlPlane;
 beforeAll(async () => {
@@ -21,49 +30,7 @@ afterAll(async () => {
   await plane?.stop();
 });
 
-// Objects are cluster-scoped and every file's names share one cluster: a suffix keeps them apart.
-const suffix = randomBytes(3).toString('hex');
-const named = (name: string) => `${name}-${suffix}`;
-
-type Manifest = { apiVersion: string; kind: string; metadata?: Record<string, unknown>; [field: string]: unknown };
-const configMap = (data: Record<string, string>, metadata: Record<string, unknown> = {}): Manifest => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { namespace: 'default', ...metadata },
-  data,
-});
-const object = (name: string, manifest: Manifest, spec: Record<string, unknown> = {}, apiVersion = 'v1alpha2') => ({
-  apiVersion: `kubernetes.crossplane.io/${apiVersion}`,
-  kind: 'Object',
-  metadata: { name },
-  spec: { forProvider: { manifest }, providerConfigRef: { name: REMOTE }, ...spec },
-});
-
-const apply = (manifest: object) => runKubectl(['apply', '-f', '-'], JSON.stringify(manifest));
-const getObject = async (name: string): Promise<VpcObject | undefined> => {
-  try {
-    return JSON.parse(await runKubectl(['get', OBJECTS, name, '-o', 'json'])) as VpcObject;
-  } catch (error) {
-    if (String(error).includes('NotFound')) return undefined;
-    throw error;
-  }
-};
-const ready = (name: string) =>
-  eventually(async () => {
-    const found = await getObject(name);
-    return condition(found, 'Ready')?.status === 'True' && condition(found, 'Synced')?.status === 'True' && found;
-  }, `Object ${name} to be Ready and Synced`);
-const remoteConfigMap = async (name: string): Promise<{ data?: Record<string, string>; metadata: Record<string, any> } | undefined> => {
-  try {
-    return JSON.parse(await remoteKubectl(REMOTE, ['get', 'configmap', '-n', 'default', name, '-o', 'json']));
-  } catch (error) {
-    if (String(error).includes('NotFound')) return undefined;
-    throw error;
-  }
-};
-const deleteObjects = (...names: string[]) => runKubectl(['delete', OBJECTS, ...names, '--wait=false']);
-const gone = (name: string) => eventually(async () => (await getObject(name)) === undefined, `Object ${name} to be gone`);
-const atProviderOf = (found: VpcObject | undefined) => (found?.status?.atProvider as { manifest?: Manifest } | undefined)?.manifest;
+const named = namer();
 
 describe('Object', () => {
   it('creates its manifest in the remote cluster, named after the Object, mirrors it in status, and deletes it with the Object', async () => {

@@ -3,11 +3,12 @@
 // target-watches.ts), which also wakes the Object when its target changes; writes are
 // server-side applies with a field manager per Object, forced for the fields it names, so it
 // never fights other controllers over fields it does not name.
-import { KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Connector, ExternalClient, ExternalCreation, ExternalDeletion, ExternalObservation } from '../../../runtime/external-client';
 import { createLogger } from '../../../runtime/logger';
 import { managementPoliciesOf, type ManagedResource } from '../../../runtime/managed-resource';
 import { connectToCluster, type ClusterConnection } from '../cluster-connection';
+import { PlainObjectApi } from '../../../runtime/plain-object-api';
 import { TargetWatches, type TargetKey } from '../target-watches';
 import { connectionDetailsOf, detailSource, type ConnectionDetailSpec, type TargetRef } from './connection-details';
 import { protectTarget } from './protect';
@@ -35,7 +36,7 @@ const watches = new TargetWatches((what, error, retryIn) =>
 const upToDateCheck = new UpToDateCheck();
 // One client per cluster: it caches discovery (which resource serves a kind), which a client
 // per pass would ask the target again for every call.
-const clients = new Map<string, KubernetesObjectApi>();
+const clients = new Map<string, PlainObjectApi>();
 
 export const objectConnector: Connector<ObjectParameters, ObjectObservation> = {
   async connect(mr, context): Promise<ExternalClient<ObjectParameters, ObjectObservation>> {
@@ -45,9 +46,9 @@ export const objectConnector: Connector<ObjectParameters, ObjectObservation> = {
   },
 };
 
-function clientFor(connection: ClusterConnection): KubernetesObjectApi {
+function clientFor(connection: ClusterConnection): PlainObjectApi {
   let client = clients.get(connection.key);
-  if (!client) clients.set(connection.key, (client = KubernetesObjectApi.makeApiClient(connection.kubeConfig)));
+  if (!client) clients.set(connection.key, (client = PlainObjectApi.forConfig(connection.kubeConfig)));
   return client;
 }
 
@@ -56,7 +57,7 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
 
   constructor(
     private readonly connection: ClusterConnection,
-    private readonly api: KubernetesObjectApi,
+    private readonly api: PlainObjectApi,
     private readonly calls: TargetCalls,
     private readonly wake: ((mr: ManagedResource) => void) | undefined,
   ) {
@@ -135,7 +136,8 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
     if (cached !== undefined) return cached ?? undefined;
     return this.calls.run(
       `get ${describeTarget(key)}`,
-      () => this.api.read({ apiVersion: key.apiVersion, kind: key.kind, metadata: { name: key.name, namespace: key.namespace || undefined } }),
+      () =>
+        this.api.read({ apiVersion: key.apiVersion, kind: key.kind, metadata: { name: key.name, namespace: key.namespace || undefined } }),
       () => undefined,
     );
   }

@@ -41,7 +41,10 @@ describe('connectionDetailsOf', () => {
     });
     await expect(
       connectionDetailsOf([{ apiVersion: 'v1', kind: 'Secret', name: 'nope', namespace: 'apps', fieldPath: 'data.x' }], target, read),
-    ).rejects.toMatchObject({ failureClass: 'Transient', message: 'connectionDetails: Secret apps/nope does not exist in the target cluster' });
+    ).rejects.toMatchObject({
+      failureClass: 'Transient',
+      message: 'connectionDetails: Secret apps/nope does not exist in the target cluster',
+    });
   });
 
   it('rejects a detail that can never work, naming it', async () => {

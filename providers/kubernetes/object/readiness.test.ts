@@ -23,7 +23,7 @@ describe('readinessOf', () => {
   it('needs at least one condition, all True, with AllTrue', () => {
     const policy = { policy: 'AllTrue' as const };
     expect(readinessOf(policy, {}).readiness).toBe('Unavailable');
-    expect(readinessOf(policy, withConditions({ type: 'Available', status: 'True' }), ).readiness).toBe('Available');
+    expect(readinessOf(policy, withConditions({ type: 'Available', status: 'True' })).readiness).toBe('Available');
     expect(
       readinessOf(policy, withConditions({ type: 'Available', status: 'True' }, { type: 'Progressing', status: 'Unknown' }))
         .readinessMessage,
@@ -31,15 +31,17 @@ describe('readinessOf', () => {
   });
 
   describe('DeriveFromCelQuery', () => {
-    const deployment = { kind: 'Deployment', spec: { replicas: 3 }, status: { readyReplicas: 3, conditions: [{ type: 'Available', status: 'True' }] } };
+    const deployment = {
+      kind: 'Deployment',
+      spec: { replicas: 3 },
+      status: { readyReplicas: 3, conditions: [{ type: 'Available', status: 'True' }] },
+    };
     const query = (celQuery: string) => readinessOf({ policy: 'DeriveFromCelQuery', celQuery }, deployment);
 
     it('is Available while the query over `object` holds, numbers compared as CEL compares them', () => {
       expect(query('object.status.readyReplicas == object.spec.replicas').readiness).toBe('Available');
       expect(query('object.status.readyReplicas >= 3').readiness).toBe('Available');
-      expect(query("object.status.conditions.exists(c, c.type == 'Available' && c.status == 'True')").readiness).toBe(
-        'Available',
-      );
+      expect(query("object.status.conditions.exists(c, c.type == 'Available' && c.status == 'True')").readiness).toBe('Available');
       expect(query('object.status.readyReplicas > 3')).toEqual({
         readiness: 'Unavailable',
         readinessMessage: 'readiness.celQuery is false: object.status.readyReplicas > 3',

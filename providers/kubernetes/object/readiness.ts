@@ -84,5 +84,7 @@ function compiled(query: string): Program | Error {
 
 /** CEL's errors draw the expression under the message; the condition keeps the message. */
 function firstLine(error: unknown): string {
-  return String(error instanceof Error ? error.message : error).split('\n')[0]!.trim();
+  return String(error instanceof Error ? error.message : error)
+    .split('\n')[0]!
+    .trim();
 }

@@ -8,7 +8,13 @@ describe('TargetCalls', () => {
   const calls = new TargetCalls('remote-1', 50);
 
   it('answers notFound for a 404 when the caller expects one', async () => {
-    expect(await calls.run('get ConfigMap default/c', () => Promise.reject(apiError(404, 'not found')), () => 'gone')).toBe('gone');
+    expect(
+      await calls.run(
+        'get ConfigMap default/c',
+        () => Promise.reject(apiError(404, 'not found')),
+        () => 'gone',
+      ),
+    ).toBe('gone');
   });
 
   it('classifies the target’s answer and names the ProviderConfig, with the target’s own message', async () => {
