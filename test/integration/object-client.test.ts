@@ -168,6 +168,78 @@ describe('references to objects Chronoplane does not manage', () => {
   });
 });
 
+describe('what the target cannot take', () => {
+  it('shows a manifest the target rejects with the target’s message', async () => {
+    const name = named('rejected');
+    await apply(object(name, configMap({ 'not a valid key!': 'v' })));
+    const failing = await conditionBecomes(name, 'Synced', 'False');
+    expect(failing.message).toContain(`target cluster (ProviderConfig "${REMOTE}"): cannot apply ConfigMap default/${name}`);
+    expect(failing.message).toMatch(/a valid config key must consist of alphanumeric characters/);
+    await deleteObjects(name);
+    await gone(name);
+  });
+
+  it('waits for a kind the target does not serve yet, and creates it once its CRD is there', async () => {
+    const name = named('widget');
+    const group = `${named('widgets')}.example.com`;
+    const widget = { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { namespace: 'default' }, spec: { size: 3 } };
+    await apply(object(name, widget));
+    const failing = await conditionBecomes(name, 'Synced', 'False');
+    expect(failing.message).toContain(`target cluster (ProviderConfig "${REMOTE}")`);
+    expect(failing.message).toContain(
+      `cannot apply Widget default/${name} of ${group}/v1: the target cluster does not serve this kind (yet)`,
+    );
+
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `widgets.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    };
+    await remoteKubectl(REMOTE, ['apply', '-f', '-'], JSON.stringify(crd));
+    // Retried with backoff: 5 s, 10 s, 20 s … so within about a minute of the CRD.
+    await ready(name, 120_000);
+    const live = await remoteObject(`widgets.${group}`, name);
+    expect(live?.spec).toEqual({ size: 3 });
+    await deleteObjects(name);
+    await gone(name);
+    await remoteKubectl(REMOTE, ['delete', 'crd', `widgets.${group}`]);
+  });
+});
+
+describe('ProviderConfig with InjectedIdentity', () => {
+  it('manages objects in the control cluster itself, with the worker’s own credentials', async () => {
+    const [name, providerConfig] = [named('local'), named('injected')];
+    await apply({
+      apiVersion: 'kubernetes.crossplane.io/v1alpha1',
+      kind: 'ProviderConfig',
+      metadata: { name: providerConfig },
+      spec: { credentials: { source: 'InjectedIdentity' } },
+    });
+    await apply(object(name, configMap({ here: 'yes' }), { providerConfigRef: { name: providerConfig } }));
+    await ready(name);
+    const local = JSON.parse(await runKubectl(['get', 'configmap', '-n', 'default', name, '-o', 'json']));
+    expect(local.data).toEqual({ here: 'yes' });
+    expect(await remoteConfigMap(name)).toBeUndefined();
+    await deleteObjects(name);
+    await gone(name);
+    await expect(runKubectl(['get', 'configmap', '-n', 'default', name])).rejects.toThrow(/NotFound/);
+    await runKubectl(['delete', 'providerconfigs.kubernetes.crossplane.io', providerConfig]);
+  });
+});
+
 describe('a target cluster that cannot be reached', () => {
   const kubeconfigSecret = (name: string, kubeconfig: string) => ({
     apiVersion: 'v1',

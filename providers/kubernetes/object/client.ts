@@ -143,7 +143,7 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
   }
 
   private apply(desired: DesiredObject, mr: ObjectResource, dryRun?: 'All'): Promise<KubernetesObject> {
-    const what = `${dryRun ? 'dry-run ' : ''}apply ${describeTarget(this.keyOf(desired))}`;
+    const what = `${dryRun ? 'dry-run ' : ''}apply ${describeTarget(this.keyOf(desired))} of ${desired.apiVersion}`;
     return this.calls.run(what, () =>
       this.api.patch(desired, undefined, dryRun, fieldManagerFor(mr.metadata.name), true, PatchStrategy.ServerSideApply),
     );

@@ -2,7 +2,7 @@ import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { TargetCalls } from './target-calls';
 
-const apiError = (code: number, message: string) => new ApiException(code, 'failed', JSON.stringify({ message }), {});
+const apiError = (code: number, message: string) => new ApiException(code, 'failed', JSON.stringify({ kind: 'Status', message }), {});
 
 describe('TargetCalls', () => {
   const calls = new TargetCalls('remote-1', 50);
@@ -25,6 +25,15 @@ describe('TargetCalls', () => {
     await expect(calls.run('apply ConfigMap x/c', () => Promise.reject(apiError(404, 'namespaces "x" not found')))).rejects.toMatchObject({
       failureClass: 'Transient',
       message: 'target cluster (ProviderConfig "remote-1"): cannot apply ConfigMap x/c: namespaces "x" not found',
+    });
+    await expect(
+      calls.run('apply Widget default/w of example.com/v1', () =>
+        Promise.reject(new ApiException(404, 'failed', '404 page not found', {})),
+      ),
+    ).rejects.toMatchObject({
+      failureClass: 'Transient',
+      message:
+        'target cluster (ProviderConfig "remote-1"): cannot apply Widget default/w of example.com/v1: the target cluster does not serve this kind (yet)',
     });
     await expect(calls.run('get ConfigMap default/c', () => Promise.reject(apiError(403, 'forbidden')))).rejects.toMatchObject({
       failureClass: 'NotAuthorized',

@@ -40,7 +40,10 @@ export class TargetCalls {
   private classified(what: string, error: unknown): Error {
     if (error instanceof ClassifiedError) return error;
     if (error instanceof ApiException) {
-      return new ClassifiedError(classOf(error.code), `${this.where()}: cannot ${what}: ${apiMessage(error)}`);
+      // A 404 that is no Status comes from the router, not from a resource: nothing serves the
+      // path, so the kind is not (yet) there, as before its CRD is installed.
+      const reason = error.code === 404 && !isStatus(error.body) ? 'the target cluster does not serve this kind (yet)' : apiMessage(error);
+      return new ClassifiedError(classOf(error.code), `${this.where()}: cannot ${what}: ${reason}`);
     }
     // Discovery's answer for a kind the target does not serve (yet: its CRD may come later),
     // and network failures (ECONNREFUSED, TLS): both may pass.
@@ -67,4 +70,13 @@ function apiMessage(error: ApiException<unknown>): string {
   }
   const message = (body as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' && message ? message : `HTTP ${error.code}`;
+}
+
+function isStatus(body: unknown): boolean {
+  try {
+    const parsed: unknown = typeof body === 'string' ? JSON.parse(body) : body;
+    return (parsed as { kind?: unknown } | undefined)?.kind === 'Status';
+  } catch {
+    return false;
+  }
 }
