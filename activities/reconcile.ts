@@ -211,6 +211,7 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
             found: true,
             object,
             poll,
+            ...(kind.quickProviderCalls ? { quickProviderCalls: true } : {}),
             references,
             blockers,
             external: { ...observation, lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined },
@@ -219,7 +220,15 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           // A provider error is an outcome to report in Synced, not a reason to fail the pass.
           const { failureClass, message } = classify(error);
           log.warn('cannot observe external resource', { resource: `${ref.namespace}/${ref.name}`, failureClass, message });
-          return { found: true, object, poll, references, blockers, externalError: { failureClass, message } };
+          return {
+            found: true,
+            object,
+            poll,
+            ...(kind.quickProviderCalls ? { quickProviderCalls: true } : {}),
+            references,
+            blockers,
+            externalError: { failureClass, message },
+          };
         }
       });
     },

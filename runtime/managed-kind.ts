@@ -95,6 +95,14 @@ export interface ManagedKind<F = any, A = any> {
    * reports whether anything was there. One provider call per delete instead of two.
    */
   deletesSynchronously?: boolean;
+  /**
+   * The provider answers create, update and delete within a second or two (a Kubernetes API
+   * server, not a cloud API), so the workflow runs them as local activities: one marker event
+   * each in history instead of three activity events and a workflow task to hear the result,
+   * and no trip through the task queue. A worker that dies mid-call has the call retried when
+   * its workflow task times out, as for observe; every call is idempotent by contract.
+   */
+  quickProviderCalls?: boolean;
   /** Bulk observation for drift detection by a sweep; absent, every resource polls itself. */
   bulkObservation?: BulkObservation<F, A>;
   /**

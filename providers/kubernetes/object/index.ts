@@ -12,6 +12,8 @@ export const objectKind: ManagedKind<ObjectParameters, ObjectObservation> = {
   // Object at once; both polls are only a safety net: for a target not Ready yet (a Deployment
   // rolling out) and one still being deleted (a Namespace emptying), the watch wakes it sooner.
   poll: { steadySeconds: 600, pendingSeconds: 10 },
+  // Server-side applies and deletes on an API server answer in milliseconds.
+  quickProviderCalls: true,
   compatibleApi: {
     spec: ObjectSpec,
     olderVersions: OBJECT_OLDER_VERSIONS,
