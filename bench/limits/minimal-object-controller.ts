@@ -8,10 +8,18 @@
 //
 // Also here: the Objects every row of the scenario creates (bench/scenarios/object-scale.ts), so
 // that the limit, Chronoplane and provider-kubernetes are given the same N objects.
-import { CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import { FINALIZER } from '../../apis/annotations';
 import { available, mergeConditions, reconcileSuccess } from '../../apis/conditions';
 import { objectApi } from '../../providers/kubernetes/object/schema';
+import { KeepAliveKubeConfig } from '../../runtime/kube-config';
 import { apiVersionOf } from '../../runtime/managed-kind';
 import { PlainObjectApi } from '../../runtime/plain-object-api';
 import { mapWithConcurrency } from '../parallel';
@@ -103,9 +111,15 @@ export async function minimalObjectDelete(target: ObjectLimitTarget, count: numb
  * The ConfigMaps alone, server-side applied and then deleted, 32 at a time: the part of the
  * limit no control cluster is involved in, so how much of it the Object's own writes add.
  */
-export async function rawConfigMapApplyAndDelete(target: ObjectLimitTarget, count: number, run: string): Promise<{ apply: ObjectLimitRun; delete: ObjectLimitRun }> {
+export async function rawConfigMapApplyAndDelete(
+  target: ObjectLimitTarget,
+  count: number,
+  run: string,
+): Promise<{ apply: ObjectLimitRun; delete: ObjectLimitRun }> {
   const { targetObjects, configMaps } = connect(target);
-  const apply = await timed(count, (index) => applyConfigMap(targetObjects, benchObject(index, LIMIT_PROVIDER_CONFIG, run).spec.forProvider.manifest));
+  const apply = await timed(count, (index) =>
+    applyConfigMap(targetObjects, benchObject(index, LIMIT_PROVIDER_CONFIG, run).spec.forProvider.manifest),
+  );
   const deleted = await timed(count, async (index) => {
     await configMaps.deleteNamespacedConfigMap({ name: benchObjectName(index), namespace: TARGET_NAMESPACE });
   });
@@ -132,16 +146,22 @@ async function timed(count: number, work: (index: number) => Promise<void>): Pro
 }
 
 function connect(target: ObjectLimitTarget) {
-  const load = (path: string) => {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(path);
-    return kubeConfig;
-  };
-  const control = load(target.controlKubeconfigPath);
-  const remote = load(target.targetKubeconfigPath);
+  const control = keepAliveKubeConfig(target.controlKubeconfigPath);
+  const remote = keepAliveKubeConfig(target.targetKubeconfigPath);
   return {
     custom: control.makeApiClient(CustomObjectsApi),
     targetObjects: PlainObjectApi.forConfig(remote),
     configMaps: remote.makeApiClient(CoreV1Api),
   };
+}
+
+/**
+ * A kubeconfig file whose clients reuse their TLS connections, as our worker's and any Go
+ * controller's do: client-node's own opens a new one, a full handshake, for every request,
+ * which would slow the limit down and load the API servers every row shares the CPU with.
+ */
+export function keepAliveKubeConfig(path: string): KubeConfig {
+  const kubeConfig = new KeepAliveKubeConfig();
+  kubeConfig.loadFromFile(path);
+  return kubeConfig;
 }

@@ -5,7 +5,12 @@
 // --enable-watches, its default --max-reconcile-rate. ProviderConfig `default` names the target.
 //
 // It binds :8080 and :9443 whatever it is told, and the box has 2 cores: run it alone.
-import { ensureProviderKubernetes, PROVIDER_KUBERNETES_CONFIG_NAMES, PROVIDER_KUBERNETES_VERSION, startProviderKubernetes } from '../../stack/provider-kubernetes';
+import {
+  ensureProviderKubernetes,
+  PROVIDER_KUBERNETES_CONFIG_NAMES,
+  PROVIDER_KUBERNETES_VERSION,
+  startProviderKubernetes,
+} from '../../stack/provider-kubernetes';
 
 /** provider-kubernetes' own default for `--poll`: how often it observes a Ready Object again. */
 export const PROVIDER_KUBERNETES_DEFAULT_POLL = '10m';

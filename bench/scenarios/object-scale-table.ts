@@ -42,6 +42,8 @@ export interface ObjectRow {
   history?: { sampled: number; eventsPerObject: number; historyBytesPerObject: number; passesPerObject: number };
   /** Chronoplane only: the worker's steps during the apply (count × mean). */
   workerSteps?: Record<string, { count: number; meanMs: number }>;
+  /** Chronoplane only: from a watch event to the workflow's signal, in the watcher (ms). */
+  watchEventToSignalMs?: { p50: number; p95: number; p99: number; count: number };
   /** The peer only: its start (its own kube-apiserver, CRDs, a probe Object through and back). */
   startSeconds?: number;
 }
@@ -72,13 +74,19 @@ export interface ObjectScaleResult {
 
 /** `a ÷ b` as "1.23×", or a dash when either figure is missing. */
 export function formatRatio(numerator: number | undefined, denominator: number | undefined): string {
-  if (numerator === undefined || denominator === undefined || !Number.isFinite(numerator) || !Number.isFinite(denominator) || denominator === 0) {
+  if (
+    numerator === undefined ||
+    denominator === undefined ||
+    !Number.isFinite(numerator) ||
+    !Number.isFinite(denominator) ||
+    denominator === 0
+  ) {
     return '—';
   }
   return `${(numerator / denominator).toFixed(2)}×`;
 }
 
-/** The sum of the controller's processes' figures; NaN when none was sampled. */
+/** The sum of the controller's processes' figures; undefined when there are none. */
 export function rssTotal(rss: ObjectRow['rssMiB'] | undefined, which: 'peak' | 'settled'): number | undefined {
   if (!rss) return undefined;
   const values = Object.values(rss).map((figures) => figures[which]);
@@ -88,7 +96,12 @@ export function rssTotal(rss: ObjectRow['rssMiB'] | undefined, which: 'peak' | '
 const HEADER = ['', 'creates', 'to all Ready', 'p50 / p95', 'RSS peak / settled', 'idle CPU', 'delete to gone', 'history/object'];
 
 export function printObjectScaleTable(r: ObjectScaleResult): void {
-  const rows = [HEADER, ...controllerRow(r.chronoplane, 'Chronoplane'), ...limitRows(r.limit), ...controllerRow(r.peer, 'provider-kubernetes')];
+  const rows = [
+    HEADER,
+    ...controllerRow(r.chronoplane, 'Chronoplane'),
+    ...limitRows(r.limit),
+    ...controllerRow(r.peer, 'provider-kubernetes'),
+  ];
   rows.push(...ratioRows(r));
   console.log(`\n== ${r.count} Objects (ConfigMaps in a target cluster), ${r.concurrency} creates and deletes at a time ==`);
   console.log(table(rows));
@@ -128,7 +141,16 @@ function limitRows(limit: ObjectLimit | undefined): string[][] {
       formatSeconds(limit.deleteSeconds),
       'n/a',
     ],
-    ['  raw SSA of the ConfigMaps alone', '—', formatSeconds(limit.rawApplySeconds), '—', '—', '—', formatSeconds(limit.rawDeleteSeconds), 'n/a'],
+    [
+      '  raw SSA of the ConfigMaps alone',
+      '—',
+      formatSeconds(limit.rawApplySeconds),
+      '—',
+      '—',
+      '—',
+      formatSeconds(limit.rawDeleteSeconds),
+      'n/a',
+    ],
   ];
 }
 
@@ -146,7 +168,16 @@ function ratioRows({ chronoplane: ours, peer, limit }: ObjectScaleResult): strin
         formatRatio(peer.delete.toGoneSeconds, ours.delete.toGoneSeconds),
         '',
       ],
-      ['Chronoplane ÷ provider-kubernetes', '', '', '', `${formatRatio(rssTotal(ours.rssMiB, 'peak'), rssTotal(peer.rssMiB, 'peak'))} / ${formatRatio(rssTotal(ours.rssMiB, 'settled'), rssTotal(peer.rssMiB, 'settled'))}`, '', '', ''],
+      [
+        'Chronoplane ÷ provider-kubernetes',
+        '',
+        '',
+        '',
+        `${formatRatio(rssTotal(ours.rssMiB, 'peak'), rssTotal(peer.rssMiB, 'peak'))} / ${formatRatio(rssTotal(ours.rssMiB, 'settled'), rssTotal(peer.rssMiB, 'settled'))}`,
+        '',
+        '',
+        '',
+      ],
     );
   }
   if (ours && limit) {
@@ -167,7 +198,10 @@ function ratioRows({ chronoplane: ours, peer, limit }: ObjectScaleResult): strin
 /** Where the time and memory went: CPU by process in each phase, the worker's steps, RSS by process. */
 function detailRows(r: ObjectScaleResult): string[][] {
   const rows: string[][] = [
-    ['load average (1/5/15 min) at start → end', `${r.loadAverage.atStart?.join(' ')} → ${r.loadAverage.atEnd?.join(' ')} (${r.machine.cores} cores)`],
+    [
+      'load average (1/5/15 min) at start → end',
+      `${r.loadAverage.atStart?.join(' ')} → ${r.loadAverage.atEnd?.join(' ')} (${r.machine.cores} cores)`,
+    ],
   ];
   for (const [label, row] of [
     ['Chronoplane', r.chronoplane],
@@ -176,13 +210,22 @@ function detailRows(r: ObjectScaleResult): string[][] {
     if (!row) continue;
     rows.push(
       [`${label}: ConfigMaps in the target at all Ready`, `${row.apply.configMapsInTarget} of ${r.count}`],
-      [`${label}: RSS by process, peak / settled`, Object.entries(row.rssMiB).map(([name, { peak, settled }]) => `${name} ${peak} / ${settled} MiB`).join(', ')],
+      [
+        `${label}: RSS by process, peak / settled`,
+        Object.entries(row.rssMiB)
+          .map(([name, { peak, settled }]) => `${name} ${peak} / ${settled} MiB`)
+          .join(', '),
+      ],
       [`${label}: CPU during the apply`, formatCounts(row.apply.cpuSecondsByProcess, ' s')],
       [`${label}: CPU in the idle window`, row.idle ? formatCounts(row.idle.cpuSecondsByProcess, ' s') : 'not measured (not all Ready)'],
       [`${label}: CPU during the delete`, formatCounts(row.delete.cpuSecondsByProcess, ' s')],
       [`${label}: delete requests answered after`, formatSeconds(row.delete.requestsSeconds)],
     );
     if (row.workerSteps) rows.push([`${label}: worker steps during the apply`, formatLatencies(row.workerSteps)]);
+    if (row.watchEventToSignalMs) {
+      const w = row.watchEventToSignalMs;
+      rows.push([`${label}: watch event to signal p50 / p95 / p99`, `${w.p50} / ${w.p95} / ${w.p99} ms (${w.count} signals)`]);
+    }
     if (row.history) {
       const h = row.history;
       rows.push([
@@ -190,7 +233,8 @@ function detailRows(r: ObjectScaleResult): string[][] {
         `${h.eventsPerObject.toFixed(1)} events, ${(h.historyBytesPerObject / 1024).toFixed(1)} KiB over ${h.passesPerObject.toFixed(1)} passes`,
       ]);
     }
-    if (row.startSeconds !== undefined) rows.push([`${label}: start (own kube-apiserver, CRDs, a probe Object)`, formatSeconds(row.startSeconds)]);
+    if (row.startSeconds !== undefined)
+      rows.push([`${label}: start (own kube-apiserver, CRDs, a probe Object)`, formatSeconds(row.startSeconds)]);
   }
   return rows;
 }
