@@ -68,7 +68,7 @@ export function planConnectionSecret(
       secret: {
         apiVersion: 'v1',
         kind: 'Secret',
-        metadata: { name: secretName, namespace: mr.metadata.namespace, ownerReferences: [controllerReferenceTo(mr, api)] },
+        metadata: { name: secretName, namespace: connectionSecretNamespace(mr), ownerReferences: [controllerReferenceTo(mr, api)] },
         type: CONNECTION_SECRET_TYPE,
         data: wanted,
       },
@@ -98,6 +98,16 @@ interface Published {
  * Secret each pass: only when the details change, or `recheckMs` after the last look (which
  * restores a Secret someone deleted or edited). The memory holds keyed digests, not values.
  */
+/**
+ * The resource's own namespace; a cluster-scoped resource (provider-kubernetes' Object) names
+ * one in writeConnectionSecretToRef, as crossplane-runtime's SecretReference does.
+ */
+export function connectionSecretNamespace(mr: ManagedResource): string {
+  const namespace = mr.spec.writeConnectionSecretToRef?.namespace ?? mr.metadata.namespace;
+  if (!namespace) throw new ClassifiedError('InvalidInput', 'spec.writeConnectionSecretToRef.namespace is required for a cluster-scoped resource');
+  return namespace;
+}
+
 export class ConnectionPublisher {
   private readonly published = new Map<string, Published>();
   /** Per process: a digest in memory cannot be matched against guessed values elsewhere. */
@@ -116,7 +126,7 @@ export class ConnectionPublisher {
   async ensureWritable(mr: ManagedResource): Promise<void> {
     const name = mr.spec.writeConnectionSecretToRef?.name;
     if (!name) return;
-    const existing = await this.secrets.readSecret(mr.metadata.namespace!, name);
+    const existing = await this.secrets.readSecret(connectionSecretNamespace(mr), name);
     const refusal = existing && notOurs(existing, mr);
     if (refusal) throw new ClassifiedError('InvalidInput', refusal);
   }
@@ -129,7 +139,7 @@ export class ConnectionPublisher {
   async publish(mr: ManagedResource, api: KindApi, details: ConnectionDetails | undefined): Promise<string | undefined> {
     const name = mr.spec.writeConnectionSecretToRef?.name;
     if (!name || !details || Object.keys(details).length === 0) return undefined;
-    const namespace = mr.metadata.namespace!;
+    const namespace = connectionSecretNamespace(mr);
     const memoKey = `${namespace}/${name}`;
     const digest = this.digestOf(details);
     const last = this.published.get(memoKey);

@@ -10,14 +10,18 @@ export interface EventNote {
   message: string;
 }
 
+/** Where the API server keeps events about cluster-scoped objects, as kubectl describe looks for them. */
+const CLUSTER_EVENTS_NAMESPACE = 'default';
+
 export function toKubeEvent(ref: ResourceRef, uid: string, note: EventNote, now: Date): CoreV1Event {
+  const namespace = ref.namespace || CLUSTER_EVENTS_NAMESPACE;
   return {
-    metadata: { name: `${ref.name}.${now.getTime().toString(16)}${Math.random().toString(16).slice(2, 8)}`, namespace: ref.namespace },
+    metadata: { name: `${ref.name}.${now.getTime().toString(16)}${Math.random().toString(16).slice(2, 8)}`, namespace },
     involvedObject: {
       apiVersion: apiVersionOf(kindFor(ref.group, ref.kind).api),
       kind: ref.kind,
       name: ref.name,
-      namespace: ref.namespace,
+      namespace: ref.namespace || undefined,
       uid,
     },
     type: note.type,

@@ -5,7 +5,6 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
-  KubernetesObjectApi,
   PatchStrategy,
   setHeaderOptions,
   type CoreV1Event,
@@ -15,20 +14,29 @@ import type { ClusterKind, ConnectContext } from '../runtime/external-client';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { ResourceRef } from '../runtime/managed-kind';
 import { loadKubeConfig } from '../runtime/kube-config';
+import { PlainObjectApi } from '../runtime/plain-object-api';
+import { TargetWatches, type TargetKey } from '../providers/kubernetes/target-watches';
+import type { ObjectKey } from '../runtime/references/dependencies';
 import { kindFor } from '../providers/registry';
 
 export const FIELD_MANAGER = 'chronoplane';
 
 export class KubeAccess implements ConnectContext {
-  private readonly custom: CustomObjectsApi;
+  private readonly custom: ScopedCustomObjects;
+  private readonly customObjects: CustomObjectsApi;
   private readonly core: CoreV1Api;
+  /** Set by a worker that can signal workflows; see ConnectContext.wake. */
+  wake?: (mr: ManagedResource) => void;
   /** Any kind at all, through discovery: for generic references to objects we do not manage. */
-  private readonly objects: KubernetesObjectApi;
+  private readonly objects: PlainObjectApi;
+  /** Shared watches of the kinds we do not manage that references name (a ConfigMap), once wakes can be sent. */
+  private readonly referencedKinds = new TargetWatches();
 
-  constructor(kubeConfig: KubeConfig) {
-    this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  constructor(private readonly kubeConfig: KubeConfig) {
+    this.customObjects = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.custom = new ScopedCustomObjects(this.customObjects);
     this.core = kubeConfig.makeApiClient(CoreV1Api);
-    this.objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+    this.objects = PlainObjectApi.forConfig(kubeConfig);
   }
 
   static fromDefault(): KubeAccess {
@@ -36,12 +44,12 @@ export class KubeAccess implements ConnectContext {
   }
 
   async get(ref: ResourceRef): Promise<ManagedResource | undefined> {
-    return orUndefinedOn404(() => this.custom.getNamespacedCustomObject({ ...target(ref) }));
+    return orUndefinedOn404(() => this.custom.get(target(ref)));
   }
 
   /** A JSON merge patch of the object (metadata or spec), guarded by its uid. */
   async patch(ref: ResourceRef, uid: string, body: Record<string, unknown>): Promise<ManagedResource> {
-    return this.custom.patchNamespacedCustomObject(
+    return this.custom.patch(
       { ...target(ref), body: withUidPrecondition(body, uid), fieldManager: FIELD_MANAGER },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
@@ -53,7 +61,7 @@ export class KubeAccess implements ConnectContext {
    * patch's `test` operation runs against the stored object and fails on a successor.
    */
   async patchStatus(ref: ResourceRef, uid: string, status: Record<string, unknown>): Promise<ManagedResource> {
-    return this.custom.patchNamespacedCustomObjectStatus(
+    return this.custom.patchStatus(
       {
         ...target(ref),
         body: [
@@ -73,7 +81,7 @@ export class KubeAccess implements ConnectContext {
    * GET and a replace would be two.
    */
   async setFinalizersIfUnchanged(ref: ResourceRef, read: ManagedResource, finalizers: string[]): Promise<ManagedResource> {
-    return this.custom.patchNamespacedCustomObject(
+    return this.custom.patch(
       {
         ...target(ref),
         body: [
@@ -89,7 +97,7 @@ export class KubeAccess implements ConnectContext {
 
   /** Replaces the object; fails with 409 if it changed since it was read (optimistic locking). */
   async replace(ref: ResourceRef, object: ManagedResource): Promise<ManagedResource> {
-    return this.custom.replaceNamespacedCustomObject({ ...target(ref), body: object, fieldManager: FIELD_MANAGER });
+    return this.custom.replace({ ...target(ref), body: object, fieldManager: FIELD_MANAGER });
   }
 
   /**
@@ -103,7 +111,7 @@ export class KubeAccess implements ConnectContext {
     options: { ifExists?: boolean } = {},
   ): Promise<boolean> {
     try {
-      await this.custom.patchNamespacedCustomObject(
+      await this.custom.patch(
         { ...target(ref), body: { metadata: { annotations } }, fieldManager: FIELD_MANAGER },
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       );
@@ -114,19 +122,16 @@ export class KubeAccess implements ConnectContext {
     }
   }
 
-  /** Managed objects of one kind in one namespace that carry all of `labels`. */
+  /** Managed objects of one kind in one namespace ('' for a cluster-scoped kind) that carry all of `labels`. */
   async list(group: string, kind: string, namespace: string, labels: Record<string, string>): Promise<ManagedResource[]> {
     const { api } = kindFor(group, kind);
     const labelSelector = Object.entries(labels)
       .map(([k, v]) => `${k}=${v}`)
       .join(',');
-    const list = (await this.custom.listNamespacedCustomObject({
-      group,
-      version: api.version,
-      namespace,
-      plural: api.plural,
-      labelSelector: labelSelector || undefined,
-    })) as { items: ManagedResource[] };
+    const request = { group, version: api.version, plural: api.plural, labelSelector: labelSelector || undefined };
+    const list = (await (namespace
+      ? this.customObjects.listNamespacedCustomObject({ ...request, namespace })
+      : this.customObjects.listClusterCustomObject(request))) as { items: ManagedResource[] };
     return list.items;
   }
 
@@ -144,12 +149,40 @@ export class KubeAccess implements ConnectContext {
     }
   }
 
+  /**
+   * Like getAny, for an object that `dependent` refers to: the kind is watched (one watch per
+   * kind), the answer comes from the watch when it can, and a change to the object wakes the
+   * dependent, which may be waiting for a field of it. Without wakes it is a plain read, and a
+   * waiting dependent looks again at its next poll.
+   */
+  async getReferenced(key: ObjectKey, apiVersion: string, dependent: ManagedResource): Promise<Record<string, unknown> | undefined> {
+    const wake = this.wake;
+    if (wake) {
+      const target = referencedTarget(key, apiVersion);
+      this.referencedKinds.follow(target, this.kubeConfig, dependent.metadata.uid, () => wake(dependent));
+      const cached = await this.referencedKinds.cached(target, this.kubeConfig);
+      if (cached !== undefined) return (cached ?? undefined) as Record<string, unknown> | undefined;
+    }
+    return this.getAny(apiVersion, key.kind, key.namespace, key.name);
+  }
+
+  /** The dependent no longer waits for changes to `key`. */
+  forgetReferenced(key: ObjectKey, apiVersion: string, dependentUid: string): void {
+    this.referencedKinds.unfollow(referencedTarget(key, apiVersion), dependentUid);
+  }
+
+  async stopWatches(): Promise<void> {
+    await this.referencedKinds.stop();
+  }
+
   async createEvent(event: CoreV1Event): Promise<void> {
     await this.core.createNamespacedEvent({ namespace: event.metadata.namespace!, body: event });
   }
 
   async getClusterObject(api: ClusterKind, name: string): Promise<Record<string, unknown> | undefined> {
-    return orUndefinedOn404(() => this.custom.getClusterCustomObject({ group: api.group, version: api.version, plural: api.plural, name }));
+    return orUndefinedOn404(() =>
+      this.customObjects.getClusterCustomObject({ group: api.group, version: api.version, plural: api.plural, name }),
+    );
   }
 
   async getSecretValue(namespace: string, name: string, key: string): Promise<string | undefined> {
@@ -171,6 +204,34 @@ export class KubeAccess implements ConnectContext {
   /** Fails with 409 when it changed since it was read (its metadata carries the resourceVersion). */
   async replaceSecret(namespace: string, name: string, secret: V1Secret): Promise<V1Secret> {
     return this.core.replaceNamespacedSecret({ namespace, name, body: secret, fieldManager: FIELD_MANAGER });
+  }
+}
+
+type Target = ReturnType<typeof target>;
+type Options = Parameters<CustomObjectsApi['patchNamespacedCustomObject']>[1];
+type Write = { body: object; fieldManager: string };
+
+/**
+ * CustomObjectsApi's namespaced and cluster-scoped calls behind one face, so every caller works
+ * for both: a ref whose namespace is '' names a cluster-scoped object (provider-kubernetes' Object).
+ */
+class ScopedCustomObjects {
+  constructor(private readonly api: CustomObjectsApi) {}
+
+  get(t: Target): Promise<ManagedResource> {
+    return t.namespace ? this.api.getNamespacedCustomObject(t) : this.api.getClusterCustomObject(t);
+  }
+
+  patch(t: Target & Write, options?: Options): Promise<ManagedResource> {
+    return t.namespace ? this.api.patchNamespacedCustomObject(t, options) : this.api.patchClusterCustomObject(t, options);
+  }
+
+  patchStatus(t: Target & Write, options?: Options): Promise<ManagedResource> {
+    return t.namespace ? this.api.patchNamespacedCustomObjectStatus(t, options) : this.api.patchClusterCustomObjectStatus(t, options);
+  }
+
+  replace(t: Target & Write): Promise<ManagedResource> {
+    return t.namespace ? this.api.replaceNamespacedCustomObject(t) : this.api.replaceClusterCustomObject(t);
   }
 }
 
@@ -201,4 +262,9 @@ async function orUndefinedOn404<T>(call: () => Promise<T>): Promise<T | undefine
     if (isStatus(error, 404)) return undefined;
     throw error;
   }
+}
+
+/** The control cluster's own objects, in TargetWatches' terms. */
+function referencedTarget(key: ObjectKey, apiVersion: string): TargetKey {
+  return { cluster: 'control', apiVersion, kind: key.kind, namespace: key.namespace, name: key.name };
 }

@@ -93,7 +93,7 @@ export class ObjectCache implements ObjectSource {
   }
 
   async read(ref: ResourceRef, atLeast?: string): Promise<ManagedResource | undefined> {
-    const informer = this.namespace === undefined || this.namespace === ref.namespace ? this.kinds.get(kindKey(ref)) : undefined;
+    const informer = this.covers(ref.namespace) ? this.kinds.get(kindKey(ref)) : undefined;
     const outcome = informer ? await this.freshness(informer, atLeast) : 'get:not-watched';
     this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + 1);
     if (outcome !== 'cached' && outcome !== 'cached-after-wait') return this.kube.get(ref);
@@ -108,7 +108,7 @@ export class ObjectCache implements ObjectSource {
    * For reads whose answer the caller can check, such as a dependency that is already usable.
    */
   peek(ref: ResourceRef): ManagedResource | undefined {
-    const informer = this.namespace === undefined || this.namespace === ref.namespace ? this.kinds.get(kindKey(ref)) : undefined;
+    const informer = this.covers(ref.namespace) ? this.kinds.get(kindKey(ref)) : undefined;
     if (!informer || informer.appliedResourceVersion() === undefined) return undefined;
     const cached = informer.get(ref.namespace, ref.name);
     return cached && (structuredClone(cached) as unknown as ManagedResource);
@@ -122,10 +122,14 @@ export class ObjectCache implements ObjectSource {
    */
   list(api: Pick<KindApi, 'group' | 'kind'>, namespace: string | undefined): ManagedResource[] | undefined {
     const informer = this.kinds.get(kindKey(api));
-    const covers = this.namespace === undefined || this.namespace === namespace;
-    if (!informer || !covers || informer.appliedResourceVersion() === undefined) return undefined;
-    const objects = informer.list().filter((o) => namespace === undefined || o.metadata?.namespace === namespace);
+    if (!informer || !this.covers(namespace) || informer.appliedResourceVersion() === undefined) return undefined;
+    const objects = informer.list().filter((o) => namespace === undefined || (o.metadata?.namespace ?? '') === namespace);
     return structuredClone(objects) as unknown as ManagedResource[];
+  }
+
+  /** Whether the informers hold objects of `namespace`: all of them, or '' (cluster-scoped kinds). */
+  private covers(namespace: string | undefined): boolean {
+    return this.namespace === undefined || this.namespace === namespace || namespace === '';
   }
 
   private async freshness(informer: KindWatch, atLeast: string | undefined): Promise<ReadOutcome> {

@@ -8,8 +8,8 @@ import { EXTERNAL_NAME, FINALIZER, PAUSED } from '../apis/annotations';
 import type { Condition } from '../apis/conditions';
 import type { ExternalClient, ExternalObservation } from '../runtime/external-client';
 import { OBJECT_GONE } from '../runtime/errors';
-import type { ManagedKind, PollIntervals, ResourceRef } from '../runtime/managed-kind';
-import type { ManagedResource } from '../runtime/managed-resource';
+import { workflowIdFor, type ManagedKind, type PollIntervals, type ResourceRef } from '../runtime/managed-kind';
+import { managementPoliciesOf, type ManagedResource } from '../runtime/managed-resource';
 import type { PassObservation } from '../workflows/observation';
 import { allows } from '../workflows/decide';
 import type { ManagementAction } from '../apis/managed';
@@ -61,6 +61,29 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
 
   async function connect(ref: ResourceRef, mr: ManagedResource): Promise<ExternalClient<unknown, unknown>> {
     return kindOf(ref).connector.connect(mr, kube) as Promise<ExternalClient<unknown, unknown>>;
+  }
+
+  /**
+   * Observes, then lets a kind that can protect its external resource (ExternalClient.protect)
+   * hold it while dependents exist, or let go once they are gone or the object is deleting.
+   */
+  async function observeAndProtect(
+    kind: ManagedKind,
+    ref: ResourceRef,
+    mr: ManagedResource,
+    resolved: ManagedResource,
+    object: { deletionPolicy: string; managementPolicies: readonly ManagementAction[] },
+  ): Promise<ExternalObservation<unknown, unknown>> {
+    const client = await connect(ref, mr);
+    const observation = await client.observe(resolved);
+    const deletesItself = object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
+    if (client.protect && observation.resourceExists && deletesItself) {
+      // Marks stay until each dependent is gone, deleting or not: that is the order to keep.
+      const inUse = usedByMarks(mr.metadata.annotations).length > 0;
+      const changed = await client.protect(resolved, observation, inUse);
+      if (changed) log.info('protected external resource', { resource: workflowIdFor(ref), changed, kind: kind.api.kind });
+    }
+    return observation;
   }
 
   /**
@@ -157,7 +180,7 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           hasFinalizer: m.finalizers?.includes(FINALIZER) ?? false,
           externalName: m.annotations?.[EXTERNAL_NAME],
           deletionPolicy: mr.spec.deletionPolicy ?? 'Delete',
-          managementPolicies: mr.spec.managementPolicies ?? ['*'],
+          managementPolicies: managementPoliciesOf(mr.spec),
           conditions: mr.status?.conditions ?? [],
           statusObservedGeneration: mr.status?.observedGeneration,
           atProvider: mr.status?.atProvider,
@@ -179,7 +202,7 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
             recent.take({ uid: m.uid, generation: m.generation, externalName: object.externalName, deleting: object.deleting }) ??
             (deletesAtOnce(kind, object) ? TO_BE_DELETED : undefined);
           const { connectionDetails, ...observation }: ExternalObservation<unknown, unknown> =
-            told ?? (await (await connect(ref, mr)).observe(resolved));
+            told ?? (await observeAndProtect(kind, ref, mr, resolved, object));
           // Published here and left out of the result: history never holds the values. A
           // resource being deleted publishes nothing; its Secret goes with it.
           const published = object.deleting ? undefined : await connectionSecrets.publish(mr, kind.api, connectionDetails);
@@ -188,6 +211,7 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
             found: true,
             object,
             poll,
+            ...(kind.quickProviderCalls ? { quickProviderCalls: true } : {}),
             references,
             blockers,
             external: { ...observation, lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined },
@@ -196,7 +220,15 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           // A provider error is an outcome to report in Synced, not a reason to fail the pass.
           const { failureClass, message } = classify(error);
           log.warn('cannot observe external resource', { resource: `${ref.namespace}/${ref.name}`, failureClass, message });
-          return { found: true, object, poll, references, blockers, externalError: { failureClass, message } };
+          return {
+            found: true,
+            object,
+            poll,
+            ...(kind.quickProviderCalls ? { quickProviderCalls: true } : {}),
+            references,
+            blockers,
+            externalError: { failureClass, message },
+          };
         }
       });
     },

@@ -51,7 +51,7 @@ export class ReferenceAccess {
     const targets = new Map<string, KubeObject | undefined>();
     const selected = new Map<Dependency, KubeObject[]>();
     await Promise.all([
-      ...namedTargets(dependencies).map(async (key) => targets.set(keyOf(key), await this.read(key, apiVersionFor(dependencies, key)))),
+      ...namedTargets(dependencies).map(async (key) => targets.set(keyOf(key), await this.read(key, apiVersionFor(dependencies, key), mr))),
       ...dependencies.map(async (d) => {
         if (d.type !== 'selector') return;
         const found = await this.kube.list(d.group, d.kind, d.namespace, d.selector.matchLabels ?? {});
@@ -112,7 +112,12 @@ export class ReferenceAccess {
   /** Takes this object's mark off everything it names; run once its external resource is gone. */
   async release(kind: ManagedKind, mr: ManagedResource): Promise<string[]> {
     const mark = usedByAnnotation(mr.metadata.uid);
-    const targets = namedTargets(dependenciesOf(kind, mr)).filter((k) => findKind(k.group, k.kind));
+    const dependencies = dependenciesOf(kind, mr);
+    for (const key of namedTargets(dependencies)) {
+      const apiVersion = apiVersionFor(dependencies, key);
+      if (!findKind(key.group, key.kind) && apiVersion) this.kube.forgetReferenced(key, apiVersion, mr.metadata.uid);
+    }
+    const targets = namedTargets(dependencies).filter((k) => findKind(k.group, k.kind));
     const released = await Promise.all(targets.map((t) => this.kube.patchAnnotations(t, { [mark]: null }, { ifExists: true })));
     return targets.filter((_, i) => released[i]).map((t) => `released ${describeKey(t)}`);
   }
@@ -137,7 +142,8 @@ export class ReferenceAccess {
     return (await Promise.all(checks)).filter((b): b is string => b !== undefined).sort();
   }
 
-  private async read(key: ObjectKey, apiVersion: string | undefined): Promise<KubeObject | undefined> {
+  /** `dependent` is the object that refers to `key`; a cycle search reads without one. */
+  private async read(key: ObjectKey, apiVersion: string | undefined, dependent?: ManagedResource): Promise<KubeObject | undefined> {
     const managed = findKind(key.group, key.kind);
     if (managed) {
       const cached = this.cached?.(key);
@@ -145,7 +151,11 @@ export class ReferenceAccess {
       return (await this.kube.get(key)) as unknown as KubeObject | undefined;
     }
     if (!apiVersion) return undefined;
-    return (await this.kube.getAny(apiVersion, key.kind, key.namespace, key.name)) as KubeObject | undefined;
+    // Not ours, so the watcher does not see it change: KubeAccess watches it for the dependent.
+    const found = dependent
+      ? await this.kube.getReferenced(key, apiVersion, dependent)
+      : await this.kube.getAny(apiVersion, key.kind, key.namespace, key.name);
+    return found as KubeObject | undefined;
   }
 
   /** Walks managed dependencies outward from `start` looking for a way back. */

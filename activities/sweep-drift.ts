@@ -2,7 +2,7 @@
 // decides whom to wake, and the woken resource's own pass decides everything else.
 import { EXTERNAL_NAME, PAUSED } from '../apis/annotations';
 import type { SweptObservation } from '../runtime/external-client';
-import type { ManagedResource } from '../runtime/managed-resource';
+import { managementPoliciesOf, type ManagedResource } from '../runtime/managed-resource';
 import { allows } from '../workflows/decide';
 import { sameJson } from '../workflows/status';
 
@@ -31,7 +31,7 @@ export function reasonToWake(mr: ManagedResource, swept: SweptObservation | unde
     return `its external resource is ${swept.readiness ?? 'of unknown readiness'}${why}`;
   }
   // A drift it may not correct (observe-only) would wake it every sweep to no effect.
-  if (!swept.resourceUpToDate && allows(mr.spec.managementPolicies ?? ['*'], 'Update')) return `drifted: ${swept.diff}`;
+  if (!swept.resourceUpToDate && allows(managementPoliciesOf(mr.spec), 'Update')) return `drifted: ${swept.diff}`;
   if (!sameJson(swept.atProvider, mr.status?.atProvider)) return 'status.atProvider is out of date';
   return undefined;
 }

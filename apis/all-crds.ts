@@ -1,6 +1,7 @@
 // Every CRD Chronoplane installs, derived from the registry and the ProviderConfig schema.
 import { crd, managedResourceCrd } from './crd';
 import { managedKinds } from '../providers/registry';
+import { kubernetesProviderConfigCrd } from '../providers/kubernetes/crds';
 import { ProviderConfigSpec, ProviderConfigStatus, providerConfigApi } from '../providers/aws/providerconfig';
 
 export function allCrds() {
@@ -16,6 +17,7 @@ export function allCrds() {
         { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],
     }),
+    kubernetesProviderConfigCrd(),
     ...managedKinds.map((k) => managedResourceCrd(k)),
   ];
 }

@@ -13,15 +13,35 @@ export interface CrdOptions {
   spec: TSchema;
   status: TSchema;
   printerColumns: Record<string, unknown>[];
+  /**
+   * Versions served besides `api.version` with the very same schema (deprecated, not stored),
+   * so manifests written for them apply unchanged without a conversion webhook.
+   */
+  olderVersions?: readonly string[];
 }
 
 /** Crossplane's READY, SYNCED and EXTERNAL-NAME, then the kind's own columns, then AGE. */
-export function managedResourceCrd(kind: Pick<ManagedKind, 'api' | 'forProvider' | 'atProvider' | 'references' | 'printerColumns'>) {
+export function managedResourceCrd(
+  kind: Pick<ManagedKind, 'api' | 'forProvider' | 'atProvider' | 'references' | 'printerColumns' | 'compatibleApi'>,
+) {
+  const scope = kind.api.scope ?? 'Namespaced';
+  const status = managedStatus(kind.atProvider);
+  const compatible = kind.compatibleApi;
+  if (compatible) {
+    return crd({
+      api: kind.api,
+      scope,
+      spec: compatible.spec,
+      status,
+      olderVersions: compatible.olderVersions,
+      printerColumns: [...compatible.printerColumns],
+    });
+  }
   return crd({
     api: kind.api,
-    scope: 'Namespaced',
+    scope,
     spec: managedSpec(withReferenceFields(kind.forProvider, kind.references)),
-    status: managedStatus(kind.atProvider),
+    status,
     printerColumns: [
       { name: 'READY', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
       { name: 'SYNCED', type: 'string', jsonPath: ".status.conditions[?(@.type=='Synced')].status" },
@@ -59,16 +79,15 @@ export function crd(options: CrdOptions) {
         categories: api.categories,
       },
       scope: options.scope,
-      versions: [
-        {
-          name: api.version,
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          additionalPrinterColumns: options.printerColumns,
-          schema: { openAPIV3Schema: toStructural(JSON.parse(JSON.stringify(root))) },
-        },
-      ],
+      versions: [...(options.olderVersions ?? []), api.version].map((name) => ({
+        name,
+        served: true,
+        storage: name === api.version,
+        ...(name === api.version ? {} : { deprecated: true }),
+        subresources: { status: {} },
+        additionalPrinterColumns: options.printerColumns,
+        schema: { openAPIV3Schema: toStructural(JSON.parse(JSON.stringify(root))) },
+      })),
     },
   };
 }

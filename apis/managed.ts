@@ -18,6 +18,15 @@ export const ManagementAction = Type.Union(
 );
 export type ManagementAction = Static<typeof ManagementAction>;
 
+export const ManagementPolicy = Type.Union(
+  [Type.Literal('Default'), Type.Literal('ObserveCreateUpdate'), Type.Literal('ObserveDelete'), Type.Literal('Observe')],
+  {
+    description:
+      'Crossplane\u2019s earlier single policy, as seed 002 shows it (provider-kubernetes v1alpha1): Default observes, creates, updates and deletes; ObserveCreateUpdate never deletes; ObserveDelete never creates or updates; Observe only reads. Absent means Default. deletionPolicy Orphan wins over every policy.',
+  },
+);
+export type ManagementPolicy = Static<typeof ManagementPolicy>;
+
 export const DeletionPolicy = Type.Union([Type.Literal('Delete'), Type.Literal('Orphan')], {
   description: 'What happens to the external resource when this managed resource is deleted: Delete removes it, Orphan leaves it in place.',
   default: 'Delete',

@@ -1,37 +1,44 @@
 // `npm run bench`: every benchmark scenario, one after another, each on servers of its own.
 //
-//   --scenario all | vpc | network | provider-aws | moto   (default all: vpc, network, then the peer)
-//   --count N                   VPCs in the vpc and moto scenarios (default 1,000, or BENCH_COUNT)
-//   --idle-window S             vpc: seconds of the idle measurement after settling (default 120)
-//   --settle S                  vpc: seconds between all Ready and the idle window (default 30)
-//   --timeout S                 vpc: seconds to wait for all Ready, and for all gone (default
-//                               600, or 0.6 s per VPC if more); past it the figures so far print
-//   --no-limit                  vpc: skip the minimal-controller-work limit
+//   --scenario all | vpc | object | network | provider-aws | moto
+//                               (default all: vpc, object, network, then the peer)
+//   --count N                   VPCs in the vpc and moto scenarios, Objects in the object one
+//                               (default 1,000, or BENCH_COUNT)
+//   --idle-window S             vpc, object: seconds of the idle measurement after settling
+//                               (default 120 for vpc, 60 for object)
+//   --settle S                  vpc, object: seconds between all Ready and the idle window (default 30)
+//   --timeout S                 vpc, object: seconds to wait for all Ready, and for all gone (default
+//                               600, or 0.6 s per resource if more); past it the figures so far print
+//   --no-limit                  vpc, object: skip the minimal-controller-work limit
 //   --no-plain                  moto: skip moto as shipped (slow: half an hour at 10,000 VPCs)
-//   --no-peer                   skip provider-aws in `all`
+//   --no-peer                   skip provider-aws in `all`, and provider-kubernetes' row in object
 //   --pause-before-delete S     provider-aws: seconds between all Ready and the delete (default 190,
 //                               past its 3-minute creation grace period)
 //   --embedded-watcher          vpc: run the watcher inside the worker process
 //   --keep                      leave each scenario's state directory behind (logs, kubeconfig)
 //
 // Each scenario prints a table and writes JSON to bench/results/; with both network runs, a
-// side-by-side table follows. `moto` (not in `all`) measures the local EC2 endpoint alone: what
-// each kind of request costs it with --count VPCs in it, with and without our lookup shortcuts.
+// side-by-side table follows. `object` puts Chronoplane's Object kind, Crossplane's
+// provider-kubernetes v1.2.1 and the minimal-work limit side by side, each on servers of its
+// own. `moto` (not in `all`) measures the local EC2 endpoint alone: what each kind of request
+// costs it with --count VPCs in it, with and without our lookup shortcuts.
 import { parseArgs } from 'node:util';
 import { runNetworkChain, type NetworkChainResult } from './scenarios/network-chain';
 import { runProviderAwsPeer, type ProviderAwsPeerResult } from './scenarios/provider-aws-peer';
 import { runMotoRequestCost } from './scenarios/moto-request-cost';
+import { runObjectScale } from './scenarios/object-scale';
 import { runVpcScale } from './scenarios/vpc-scale';
 import { sideBySideTable } from './side-by-side';
 
-const SCENARIOS = ['all', 'vpc', 'network', 'provider-aws', 'moto'] as const;
+const SCENARIOS = ['all', 'vpc', 'object', 'network', 'provider-aws', 'moto'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const { values } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'all' },
     count: { type: 'string', default: process.env.BENCH_COUNT ?? '1000' },
-    'idle-window': { type: 'string', default: '120' },
+    // No default here: each scenario has its own.
+    'idle-window': { type: 'string' },
     settle: { type: 'string', default: '30' },
     timeout: { type: 'string' },
     'no-peer': { type: 'boolean', default: false },
@@ -48,18 +55,21 @@ const runs = (name: Exclude<Scenario, 'all'>) =>
   scenario === name || (scenario === 'all' && name !== 'moto' && !(name === 'provider-aws' && values['no-peer']));
 const keep = values.keep;
 const count = Number(values.count);
+/** What the vpc and object scenarios share; the idle window's default is each one's own. */
+const scale = {
+  count,
+  settleSeconds: Number(values.settle),
+  timeoutSeconds: Number(values.timeout ?? Math.max(600, Math.ceil(count * 0.6))),
+  limit: !values['no-limit'],
+  keep,
+};
 
 if (runs('moto')) await runMotoRequestCost({ count, plain: !values['no-plain'] });
 if (runs('vpc')) {
-  await runVpcScale({
-    count,
-    idleWindowSeconds: Number(values['idle-window']),
-    settleSeconds: Number(values.settle),
-    timeoutSeconds: Number(values.timeout ?? Math.max(600, Math.ceil(count * 0.6))),
-    limit: !values['no-limit'],
-    keep,
-    embeddedWatcher: values['embedded-watcher'],
-  });
+  await runVpcScale({ ...scale, idleWindowSeconds: Number(values['idle-window'] ?? 120), embeddedWatcher: values['embedded-watcher'] });
+}
+if (runs('object')) {
+  await runObjectScale({ ...scale, idleWindowSeconds: Number(values['idle-window'] ?? 60), peer: !values['no-peer'] });
 }
 let ours: NetworkChainResult | undefined;
 if (runs('network')) ours = await runNetworkChain({ keep });

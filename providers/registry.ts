@@ -12,6 +12,7 @@ import { addressKind } from './aws/ec2/address';
 import { natGatewayKind } from './aws/ec2/natgateway';
 import { keyPairKind } from './aws/ec2/keypair';
 import { instanceKind } from './aws/ec2/instance';
+import { objectKind } from './kubernetes/object';
 
 export const managedKinds: readonly ManagedKind[] = [
   vpcKind,
@@ -26,6 +27,7 @@ export const managedKinds: readonly ManagedKind[] = [
   natGatewayKind,
   keyPairKind,
   instanceKind,
+  objectKind,
 ];
 
 export function findKind(group: string, kind: string): ManagedKind | undefined {

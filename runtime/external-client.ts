@@ -96,6 +96,16 @@ export interface ExternalClient<F, A> {
    * never reported as drift here), and the kind documents which fields those are.
    */
   observeMany?(mrs: readonly ManagedResource<F, A>[]): Promise<Map<string, SweptObservation<A>>>;
+  /**
+   * Optional: keeps others from deleting the external resource while managed resources that
+   * depend on it exist, so that uninstall order holds even when someone deletes it directly at
+   * the provider (seed 002, "Uninstall Order": provider-kubernetes puts a finalizer on the
+   * target object). `inUse` says whether dependents hold it now; with false, let go. Called
+   * after an observe that found the resource, and only when the engine would delete it itself
+   * (deletionPolicy Delete and a Delete policy). Idempotent; answers a one-line summary when it
+   * changed something, else undefined, and makes no call when the observed state already fits.
+   */
+  protect?(mr: ManagedResource<F, A>, observation: ExternalObservation<F, A>, inUse: boolean): Promise<string | undefined>;
 }
 
 /**
@@ -114,6 +124,12 @@ export interface ClusterKind {
 export interface ConnectContext {
   getClusterObject(api: ClusterKind, name: string): Promise<Record<string, unknown> | undefined>;
   getSecretValue(namespace: string, name: string, key: string): Promise<string | undefined>;
+  /**
+   * Asks for a pass of this resource's workflow now. For kinds that watch their external system
+   * (provider-kubernetes' Object watches its target objects): a change there is acted on at
+   * once instead of at the next poll. Absent where nothing can signal; such kinds then poll.
+   */
+  wake?(mr: ManagedResource): void;
 }
 
 /** Turns a managed resource plus its ProviderConfig into an authenticated external client. */

@@ -8,7 +8,7 @@
 // rest of the object, and with thousands of objects the cache is most of a process's heap.
 import { EventEmitter } from 'node:events';
 import { CustomObjectsApi, KubeConfig, ListWatch, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import type { KindApi } from './managed-kind';
+import { isClusterScoped, type KindApi } from './managed-kind';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type WatchHandler = (api: KindApi, obj: KubernetesObject, type: WatchEventType) => void;
@@ -25,6 +25,11 @@ export interface WatchKindOptions {
   trim?: Trim;
   /** Where objects come from: the API server, unless a test plays the server in-process. */
   source?: ListAndWatch;
+  /**
+   * The collection to watch, for kinds that are not custom resources of the control plane
+   * (`/api/v1/configmaps` in a target cluster); pass `source` too.
+   */
+  path?: string;
 }
 
 export interface ListAndWatch {
@@ -58,9 +63,13 @@ const LIST_PAGE = 500;
 const QUIET_PERIOD_MS = 60_000;
 
 export function watchKind(kubeConfig: KubeConfig, api: KindApi, options: WatchKindOptions): KindWatch {
-  const { namespace, trim = withoutManagedFields } = options;
+  const { trim = withoutManagedFields } = options;
+  // A cluster-scoped kind has no namespace to narrow to: its objects are watched wherever the
+  // process watches at all.
+  const namespace = isClusterScoped(api) ? undefined : options.namespace;
   const { group, version, plural } = api;
-  const path = namespace ? `/apis/${group}/${version}/namespaces/${namespace}/${plural}` : `/apis/${group}/${version}/${plural}`;
+  const path =
+    options.path ?? (namespace ? `/apis/${group}/${version}/namespaces/${namespace}/${plural}` : `/apis/${group}/${version}/${plural}`);
   const source = options.source ?? apiServer(kubeConfig, api, namespace);
 
   const progress = new EventEmitter();

@@ -16,6 +16,25 @@ export interface KindApi {
   categories: string[];
   /** One line for `kubectl explain <kind>`. */
   description: string;
+  /** Namespaced unless said otherwise; provider-kubernetes' Object is cluster-scoped. */
+  scope?: 'Namespaced' | 'Cluster';
+}
+
+export const isClusterScoped = (api: Pick<KindApi, 'scope'>): boolean => api.scope === 'Cluster';
+
+/**
+ * An optional capability: a kind that reproduces an existing API exactly (provider-kubernetes'
+ * Object), so that its manifests apply unchanged. Its CRD takes this whole spec instead of the
+ * standard managed spec around forProvider, serves `olderVersions` with the same schema, and
+ * shows these printer columns instead of the standard ones.
+ */
+export interface CompatibleApi {
+  spec: TObject;
+  /** Versions served besides `api.version`, deprecated and not stored, with the same schema. */
+  olderVersions?: readonly string[];
+  printerColumns: readonly PrinterColumn[];
+  /** Where patchesFrom's toFieldPath counts from; spec.forProvider unless said otherwise. */
+  patchRoot?: string;
 }
 
 export interface PollIntervals {
@@ -76,6 +95,14 @@ export interface ManagedKind<F = any, A = any> {
    * reports whether anything was there. One provider call per delete instead of two.
    */
   deletesSynchronously?: boolean;
+  /**
+   * The provider answers create, update and delete within a second or two (a Kubernetes API
+   * server, not a cloud API), so the workflow runs them as local activities: one marker event
+   * each in history instead of three activity events and a workflow task to hear the result,
+   * and no trip through the task queue. A worker that dies mid-call has the call retried when
+   * its workflow task times out, as for observe; every call is idempotent by contract.
+   */
+  quickProviderCalls?: boolean;
   /** Bulk observation for drift detection by a sweep; absent, every resource polls itself. */
   bulkObservation?: BulkObservation<F, A>;
   /**
@@ -83,6 +110,8 @@ export interface ManagedKind<F = any, A = any> {
    * Crossplane's READY, SYNCED and EXTERNAL-NAME and before AGE.
    */
   printerColumns?: readonly PrinterColumn[];
+  /** An API reproduced exactly rather than the standard managed one; see CompatibleApi. */
+  compatibleApi?: CompatibleApi;
 }
 
 /**
@@ -93,13 +122,17 @@ export interface ManagedKind<F = any, A = any> {
 export interface ResourceRef {
   group: string;
   kind: string;
+  /** '' for a cluster-scoped object. */
   namespace: string;
   name: string;
 }
 
 export const apiVersionOf = (api: Pick<KindApi, 'group' | 'version'>): string => `${api.group}/${api.version}`;
 
-/** `VPC.ec2.aws.chronoplane.io/default/my-vpc`: readable in the Temporal UI and unique per object. */
+/**
+ * `VPC.ec2.aws.chronoplane.io/default/my-vpc`: readable in the Temporal UI and unique per object.
+ * A cluster-scoped object's is `Object.kubernetes.crossplane.io//name`: no namespace can be empty.
+ */
 export function workflowIdFor(ref: ResourceRef): string {
   return `${ref.kind}.${ref.group}/${ref.namespace}/${ref.name}`;
 }

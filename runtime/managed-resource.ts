@@ -1,7 +1,7 @@
 // The in-memory shape of a managed resource as read from the API server. Kinds narrow
 // `forProvider` and `atProvider`; everything else is common to all managed kinds.
 import type { Condition } from '../apis/conditions';
-import type { DeletionPolicy, ManagementAction } from '../apis/managed';
+import type { DeletionPolicy, ManagementAction, ManagementPolicy } from '../apis/managed';
 import type { GenericReference } from '../apis/references';
 
 export interface ObjectMeta {
@@ -26,7 +26,10 @@ export interface ManagedResource<F = Record<string, unknown>, A = Record<string,
     providerConfigRef?: { name: string };
     deletionPolicy?: DeletionPolicy;
     managementPolicies?: ManagementAction[];
-    writeConnectionSecretToRef?: { name: string };
+    /** The earlier single-policy form; a kind's CRD admits at most one of the two. */
+    managementPolicy?: ManagementPolicy;
+    /** `namespace` only on cluster-scoped kinds, whose objects have none of their own. */
+    writeConnectionSecretToRef?: { name: string; namespace?: string };
     references?: GenericReference[];
   };
   status?: {
@@ -34,4 +37,23 @@ export interface ManagedResource<F = Record<string, unknown>, A = Record<string,
     conditions?: Condition[];
     observedGeneration?: number;
   };
+}
+
+/**
+ * The actions the resource's management policy allows, from either form: the list
+ * (`managementPolicies`, absent means all) or the earlier single policy (`managementPolicy`,
+ * mapped as provider-kubernetes' conversion maps it). deletionPolicy Orphan is applied on top.
+ */
+export function managementPoliciesOf(spec: Pick<ManagedResource['spec'], 'managementPolicies' | 'managementPolicy'>): ManagementAction[] {
+  if (spec.managementPolicies) return spec.managementPolicies;
+  switch (spec.managementPolicy ?? 'Default') {
+    case 'Default':
+      return ['*'];
+    case 'ObserveCreateUpdate':
+      return ['Observe', 'Create', 'Update'];
+    case 'ObserveDelete':
+      return ['Observe', 'Delete'];
+    case 'Observe':
+      return ['Observe'];
+  }
 }

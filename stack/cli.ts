@@ -42,6 +42,12 @@ function printNextSteps(endpoints: DevStackEndpoints): void {
   console.log('\nTry:');
   console.log(`  kubectl apply -f ${example}`);
   console.log('  kubectl get vpc -w');
+  const remote = endpoints.remoteClusters[0];
+  if (remote) {
+    const namespaceExample = relative(process.cwd(), `${repoRoot}/examples/kubernetes/namespace.yaml`);
+    console.log(`  kubectl apply -f ${namespaceExample}   # an Object: a Namespace in ${remote.name}`);
+    console.log(`  kubectl --kubeconfig ${remote.kubeconfigPath} get namespace sample-namespace`);
+  }
   console.log('  npm run status');
   console.log('  npm run down      # stops everything; state is kept for the next up');
 }

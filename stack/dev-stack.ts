@@ -18,6 +18,7 @@ import { ensurePayloadKeyFile } from './payload-key';
 import { progress } from './progress';
 import {
   REMOTE_CLUSTER_SECRET_NAMESPACE,
+  applyRemoteProviderConfigs,
   registerRemoteClusters,
   remoteClusterSecretName,
   startRemoteClusters,
@@ -103,6 +104,7 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
   for (const remote of remotes) for (const started of remote.processes) reportStart(started, remote.name);
 
   await Promise.all([bootstrapCluster(kube.kubeconfigPath, moto.endpoint), registerRemoteClusters(kube.kubeconfigPath, remotes)]);
+  await applyRemoteProviderConfigs(kube.kubeconfigPath, remotes);
 
   const controllerEnvironment = {
     temporalAddress: temporal.address,

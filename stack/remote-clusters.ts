@@ -134,3 +134,37 @@ export async function registerRemoteClusters(
     manifests.map((manifest) => stringify(manifest)).join('---\n'),
   );
 }
+
+/** The seed's and provider-kubernetes' examples name this ProviderConfig; it points at the first remote cluster. */
+export const EXAMPLES_PROVIDER_CONFIG = 'kubernetes-provider';
+
+/**
+ * provider-kubernetes ProviderConfigs (kubernetes.crossplane.io) for the remote clusters: one
+ * named after each cluster, and `default` and `kubernetes-provider` for the first, so an Object
+ * without providerConfigRef, and the examples as written, land in a remote cluster. Needs the
+ * CRDs (bootstrapCluster) first.
+ */
+export async function applyRemoteProviderConfigs(
+  controlKubeconfigPath: string,
+  clusters: readonly Pick<RemoteCluster, 'name'>[],
+): Promise<void> {
+  if (clusters.length === 0) return;
+  const providerConfig = (name: string, cluster: string) => ({
+    apiVersion: 'kubernetes.crossplane.io/v1alpha1',
+    kind: 'ProviderConfig',
+    metadata: { name },
+    spec: {
+      credentials: {
+        source: 'Secret',
+        secretRef: { namespace: REMOTE_CLUSTER_SECRET_NAMESPACE, name: remoteClusterSecretName(cluster), key: REMOTE_CLUSTER_SECRET_KEY },
+      },
+    },
+  });
+  const first = clusters[0]!.name;
+  const manifests = [
+    ...clusters.map((cluster) => providerConfig(cluster.name, cluster.name)),
+    providerConfig('default', first),
+    providerConfig(EXAMPLES_PROVIDER_CONFIG, first),
+  ];
+  await kubectl(controlKubeconfigPath, ['apply', '-f', '-'], manifests.map((manifest) => stringify(manifest)).join('---\n'));
+}

@@ -10,6 +10,7 @@ import { startMoto } from './moto';
 import { freePort } from './ports';
 import {
   REMOTE_CLUSTER_SECRET_NAMESPACE,
+  applyRemoteProviderConfigs,
   registerRemoteClusters,
   remoteClusterSecretName,
   startRemoteClusters,
@@ -100,6 +101,8 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       options.bootstrap ? bootstrapCluster(kube.value.kubeconfigPath, moto.value.endpoint) : undefined,
       registerRemoteClusters(kube.value.kubeconfigPath, remotes.value.clusters),
     ]);
+    // ProviderConfigs need the CRDs, which only a bootstrapped cluster has.
+    if (options.bootstrap) await applyRemoteProviderConfigs(kube.value.kubeconfigPath, remotes.value.clusters);
   } catch (error) {
     await stop();
     throw new Error(`the test cluster could not be bootstrapped: ${error instanceof Error ? error.message : String(error)}`);

@@ -17,6 +17,9 @@ import { createSweepActivities } from '../activities/sweep';
 import { listFromApiServer, listFromCacheOr } from '../activities/sweep-list';
 import { startSweeps } from './sweeps';
 import { setUpWatcher, watcherEmbedded } from '../watcher/setup';
+import { Signaler } from '../watcher/signaler';
+import { wakeBySignal } from '../activities/wake';
+import { workflowIdFor } from '../runtime/managed-kind';
 
 const config = loadConfig('worker');
 const logger = createLogger('worker', config.logLevel);
@@ -40,6 +43,14 @@ const client = new Client({ connection, namespace: config.temporalNamespace, dat
 // Embedded, the watcher signals from this process, fed by the object cache's informers, and
 // leaves out the watch events of this process's own writes.
 const ownWrites = watcherEmbedded() ? new OwnWrites() : undefined;
+// Kinds that watch their external system (an Object's target objects) wake their workflows
+// through the same signal the watcher sends.
+const wakeSignaler = new Signaler(client, {
+  taskQueue: config.taskQueue,
+  onError: (request, error, permanent) =>
+    logger.warn({ resource: workflowIdFor(request.ref), err: String(error), permanent }, 'cannot send a wake-up'),
+});
+kube.wake = wakeBySignal(wakeSignaler);
 const embedded = ownWrites ? setUpWatcher(kubeConfig, client, logger, ownWrites) : undefined;
 // Passes read their object from here rather than the API server; it watches what the watcher
 // watches, so every object that has a workflow is in it.
@@ -121,5 +132,6 @@ logger.info(
 await worker.run();
 logger.info({ reads: Object.fromEntries(objects.outcomes) }, 'object cache reads');
 await embedded?.stop();
-await objects.stop();
+await wakeSignaler.drained();
+await Promise.all([objects.stop(), kube.stopWatches()]);
 await connection.close();

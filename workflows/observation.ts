@@ -60,6 +60,8 @@ export type PassObservation =
       external?: ExternalSnapshot;
       externalError?: ProviderError;
       poll: PollIntervals;
+      /** The kind's provider calls are quick enough to run as local activities (ManagedKind.quickProviderCalls). */
+      quickProviderCalls?: boolean;
       /** Absent when the object refers to nothing. */
       references?: ReferenceObservation;
       /** While deleting: dependents that must be gone before the external resource is deleted. */

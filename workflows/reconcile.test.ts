@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { writeFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
 
+const { EventType } = temporal.api.enums.v1;
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;
 let counter = 0;
@@ -107,6 +109,30 @@ describe('reconcile workflow', () => {
         expect(attributes.get(SyncedKey)).toBe('True');
       },
       'create-and-settle',
+    );
+  });
+
+  it('runs a quick kind’s provider calls as local activities: markers in history, no activity tasks', async () => {
+    const world = new World();
+    world.quickProviderCalls = true;
+    await withWorkflow(
+      world,
+      async ({ handle, signal }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        expect(world.count('createExternal')).toBe(1);
+        // A local call retried after a crash starts over at attempt 1: it must search.
+        expect(world.createsFirstForObject).toEqual([false]);
+        world.object!.deleting = true;
+        await signal();
+        await handle.result();
+        expect(world.count('deleteExternal')).toBe(1);
+        expect(world.object).toBeUndefined();
+        const events = (await handle.fetchHistory()).events ?? [];
+        const scheduled = events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+        expect(scheduled).toEqual([]);
+        expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED).length).toBeGreaterThan(0);
+      },
+      'quick-provider-calls',
     );
   });
 

@@ -34,6 +34,17 @@ const provider = wf.proxyActivities<ReconcileActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
 });
 
+// The same calls for kinds whose provider answers at once (ManagedKind.quickProviderCalls: a
+// Kubernetes API server), as local activities with the same retries.
+const quickProvider = wf.proxyLocalActivities<ReconcileActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
+});
+type ProviderCalls = typeof provider;
+
+/** Quick kinds' provider calls run as local activities (see ManagedKind.quickProviderCalls). */
+const QUICK_PROVIDER_CALLS = 'quick-provider-calls-as-local-activities';
+
 /** Orphaned objects are released without observing the provider (its config may be broken). */
 const RELEASE_ORPHANS_FIRST = 'release-orphans-first';
 
@@ -197,7 +208,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   try {
     for (const step of plan.steps) {
       if (step.kind === 'lateInitialize') lateInitialized = step.fields;
-      else summary.actions.push(await runStep(ref, object.uid, step, events, state));
+      else summary.actions.push(await runStep(ref, object.uid, step, events, state, providerCallsFor(observation)));
     }
   } catch (error) {
     failure = failureMessage(error);
@@ -269,12 +280,18 @@ function sweptPoll(next: NextPass, poll: PollIntervals): PollIntervals {
   return { ...poll, safetyNetSeconds: undefined };
 }
 
+/** Asked only when a step calls the provider, so histories without such a call gain no marker. */
+function providerCallsFor(observation: { quickProviderCalls?: boolean }): () => ProviderCalls {
+  return () => (observation.quickProviderCalls && wf.patched(QUICK_PROVIDER_CALLS) ? quickProvider : provider);
+}
+
 async function runStep(
   ref: ResourceRef,
   uid: string,
   step: Exclude<Step, { kind: 'lateInitialize' }>,
   events: EventNote[],
   state: CarriedState,
+  providerCalls: () => ProviderCalls,
 ): Promise<string> {
   const target = describe(ref);
   switch (step.kind) {
@@ -302,10 +319,14 @@ async function runStep(
       const firstForObject =
         state.createRequestedFor === null || (state.createRequestedFor !== undefined && state.createRequestedFor !== uid);
       if (state.createRequestedFor !== undefined) state.createRequestedFor = uid;
-      const created = await provider.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [
+      const calls = providerCalls();
+      // A local activity cut short by a worker crash starts over at attempt 1 on the next
+      // worker, so its attempt number cannot tell a first try: it always searches.
+      const mayTrustFirstTry = firstForObject && calls === provider;
+      const created = await calls.createExternal.executeWithOptions({ summary: `create external resource for ${target}` }, [
         ref,
         uid,
-        firstForObject,
+        mayTrustFirstTry,
       ]);
       if (created.resourceVersion) state.ownResourceVersions.push(created.resourceVersion);
       state.changedExternalInLastPass = true;
@@ -313,7 +334,7 @@ async function runStep(
       return created.summary;
     }
     case 'update': {
-      const updated = await provider.updateExternal.executeWithOptions(
+      const updated = await providerCalls().updateExternal.executeWithOptions(
         { summary: `update external resource of ${target}: ${step.diff ?? ''}` },
         [ref, uid],
       );
@@ -322,7 +343,10 @@ async function runStep(
       return updated;
     }
     case 'delete': {
-      const deleted = await provider.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
+      const deleted = await providerCalls().deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [
+        ref,
+        uid,
+      ]);
       state.changedExternalInLastPass = true;
       events.push({ type: 'Normal', reason: 'DeletedExternalResource', message: deleted });
       return deleted;

@@ -222,6 +222,37 @@ describe('dependenciesOf', () => {
     );
     expect(dependenciesOf(kind, mr)).toMatchObject([{ type: 'patch', toFieldPath: 'spec.forProvider[a.b]' }]);
   });
+
+  // provider-kubernetes' Object: patchesFrom writes into the manifest, and a cluster-scoped
+  // object's targets without a namespace are cluster-scoped too.
+  it("patchesFrom counts from the kind's own patch root, and a cluster-scoped object's targets have no namespace", () => {
+    const objectKind = { compatibleApi: { patchRoot: 'spec.forProvider.manifest' } };
+    const mr = object(
+      {},
+      [
+        {
+          patchesFrom: { apiVersion: 'kubernetes.crossplane.io/v1alpha1', kind: 'Object', name: 'src', fieldPath: 'status.x' },
+          toFieldPath: 'data.y',
+        },
+      ],
+      undefined,
+    );
+    expect(dependenciesOf(objectKind, mr)).toEqual([
+      {
+        type: 'patch',
+        target: {
+          apiVersion: 'kubernetes.crossplane.io/v1alpha1',
+          group: 'kubernetes.crossplane.io',
+          kind: 'Object',
+          namespace: '',
+          name: 'src',
+        },
+        fieldPath: 'status.x',
+        toFieldPath: 'spec.forProvider.manifest.data.y',
+        form: 'patchesFrom',
+      },
+    ]);
+  });
 });
 
 describe('namedTargets', () => {

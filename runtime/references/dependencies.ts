@@ -29,13 +29,14 @@ export type Dependency =
   /** `dependsOn`: non-blocking; only orders deletion. */
   | { type: 'dependsOn'; target: VersionedKey };
 
-/** Where a kind's payload lives; patchesFrom's toFieldPath counts from here. */
+/** Where a kind's payload lives; patchesFrom's toFieldPath counts from here unless the kind says otherwise. */
 export const PAYLOAD_PATH = 'spec.forProvider';
 
 export function dependenciesOf(
-  kind: { references?: readonly ReferenceDeclaration[] },
+  kind: { references?: readonly ReferenceDeclaration[]; compatibleApi?: { patchRoot?: string } },
   mr: Pick<ManagedResource, 'metadata' | 'spec'>,
 ): Dependency[] {
+  const patchRoot = kind.compatibleApi?.patchRoot ?? PAYLOAD_PATH;
   const namespace = mr.metadata.namespace ?? '';
   const forProvider = (mr.spec.forProvider ?? {}) as Record<string, unknown>;
   const out: Dependency[] = [];
@@ -60,7 +61,7 @@ export function dependenciesOf(
         type: 'patch',
         target: versionedKey(source, namespace),
         fieldPath: source.fieldPath,
-        toFieldPath: form === 'fromObject' ? relative : `${PAYLOAD_PATH}${relative.startsWith('[') ? '' : '.'}${relative}`,
+        toFieldPath: form === 'fromObject' ? relative : `${patchRoot}${relative.startsWith('[') ? '' : '.'}${relative}`,
         form,
       });
     } else if (reference.dependsOn) {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { DescribeKeyPairsCommand } from '@aws-sdk/client-ec2';
-import { ControlPlane, condition, eventually, vpcManifest } from './harness';
+import { ControlPlane, condition, eventually, textOf, vpcManifest } from './harness';
 import { KubeAccess } from '../../activities/kube';
 import { CONNECTION_SECRET_TYPE, ConnectionPublisher } from '../../activities/connection-secret';
 import { ENCRYPTED_ENCODING } from '../../runtime/payload-codec';
@@ -30,14 +30,6 @@ async function secret(name: string): Promise<V1Secret | undefined> {
 }
 
 const decoded = (value: string | undefined) => (value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8'));
-
-/** Every string in a value, bytes as UTF-8, so nothing can hide in base64 or a Uint8Array. */
-function textOf(value: unknown): string {
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
-  if (Array.isArray(value)) return value.map(textOf).join('\n');
-  if (value && typeof value === 'object') return Object.values(value).map(textOf).join('\n');
-  return String(value);
-}
 
 describe('publishing to a connection Secret on the real API server', () => {
   it('creates it owned by the resource, refuses a Secret that is not ours, and lets GC delete it', async () => {

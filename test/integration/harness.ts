@@ -295,3 +295,11 @@ export function vpcManifest(
     spec: { forProvider: { region: 'us-east-1', ...forProvider }, ...extra.spec },
   };
 }
+
+/** Every string in a value, bytes as UTF-8, so nothing can hide in base64 or a Uint8Array. */
+export function textOf(value: unknown): string {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  if (Array.isArray(value)) return value.map(textOf).join('\n');
+  if (value && typeof value === 'object') return Object.values(value).map(textOf).join('\n');
+  return String(value);
+}

@@ -46,6 +46,8 @@ export class World {
   blockers: string[] | undefined;
   /** A provider that cannot be reached (a broken ProviderConfig, say). */
   externalError: ProviderError | undefined;
+  /** A kind whose provider calls run as local activities (ManagedKind.quickProviderCalls). */
+  quickProviderCalls = false;
 
   count(name: string): number {
     return this.calls.filter((c) => c === name).length;
@@ -90,7 +92,11 @@ export class World {
           atProvider: structuredClone(o.atProvider),
         };
         if (o.paused) return { found: true, object, poll: world.poll };
-        const extras = { references: structuredClone(world.references), blockers: world.blockers?.slice() };
+        const extras = {
+          references: structuredClone(world.references),
+          blockers: world.blockers?.slice(),
+          ...(world.quickProviderCalls ? { quickProviderCalls: true } : {}),
+        };
         if (world.externalError) return { found: true, object, poll: world.poll, externalError: world.externalError, ...extras };
         const missed = o.externalName !== undefined && world.missesAfterCreate > 0;
         if (missed) world.missesAfterCreate -= 1;

@@ -1,0 +1,179 @@
+// provider-kubernetes' `Object` in kubernetes.crossplane.io, so that its manifests apply
+// unchanged: any Kubernetes object, wrapped in spec.forProvider.manifest, for a cluster named
+// by a ProviderConfig. One schema serves both versions users have: v1alpha1 as seed 002 shows
+// it (managementPolicy, references[].fromObject) and v1alpha2 as provider-kubernetes has it
+// today (managementPolicies, patchesFrom / dependsOn, readiness, connectionDetails, watch).
+// It is their union, so no conversion webhook is needed; CEL keeps each object to one of the
+// two policy forms. Neither policy field has a default: one would collide with the other form.
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
+import { DeletionPolicy, managedStatus, ManagementAction, ManagementPolicy, ProviderConfigReference } from '../../../apis/managed';
+import { GenericReference, GenericReferences } from '../../../apis/references';
+import { Doc, DocString, withRules, type CelRule } from '../../../apis/schema';
+import type { KindApi } from '../../../runtime/managed-kind';
+
+/** v1alpha2 is stored, as upstream's; v1alpha1 is served with the same schema. */
+export const objectApi: KindApi = {
+  group: 'kubernetes.crossplane.io',
+  version: 'v1alpha2',
+  kind: 'Object',
+  plural: 'objects',
+  singular: 'object',
+  shortNames: [],
+  categories: ['crossplane', 'managed', 'kubernetes'],
+  description:
+    'Any Kubernetes object, in this cluster or another, managed as a Crossplane managed resource (provider-kubernetes\u2019 Object).',
+  scope: 'Cluster',
+};
+export const OBJECT_OLDER_VERSIONS = ['v1alpha1'] as const;
+
+/** The manifest as the API server keeps it: any object, with apiVersion and kind required. */
+const Manifest = (description: string) =>
+  Type.Object(
+    {},
+    {
+      description,
+      'x-kubernetes-embedded-resource': true,
+      'x-kubernetes-preserve-unknown-fields': true,
+    },
+  );
+
+/** Where patchesFrom's toFieldPath counts from on an Object: the manifest, as upstream's. */
+export const OBJECT_PATCH_ROOT = 'spec.forProvider.manifest';
+
+export const ObjectParameters = Doc('The object to manage.', {
+  manifest: Manifest('The object to manage in the target cluster; metadata.name defaults to the Object\u2019s name.'),
+});
+export type ObjectParameters = { manifest: KubernetesManifest };
+
+/** A manifest as users write it: apiVersion and kind required (admission checks), the rest free. */
+export interface KubernetesManifest {
+  apiVersion: string;
+  kind: string;
+  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+// The engine's generic reference (apis/references.ts), not a second one: only the defaults
+// upstream gives an Object differ. patchesFrom and dependsOn name another Object unless they say
+// otherwise, and a target without a namespace is cluster-scoped (an Object has no namespace).
+const { fromObject, patchesFrom, dependsOn, toFieldPath } = GenericReference.properties;
+export const DEFAULT_REFERENCE_TARGET = { apiVersion: `${objectApi.group}/v1alpha1`, kind: objectApi.kind };
+const clusterScopedByDefault = {
+  namespace: Type.Optional({
+    ...fromObject.properties.namespace,
+    description: 'Namespace of the referenced object; absent for a cluster-scoped one.',
+  }),
+};
+const objectByDefault = {
+  ...clusterScopedByDefault,
+  apiVersion: Type.Optional({ ...patchesFrom.properties.apiVersion, default: DEFAULT_REFERENCE_TARGET.apiVersion }),
+  kind: Type.Optional({ ...patchesFrom.properties.kind, default: DEFAULT_REFERENCE_TARGET.kind }),
+};
+const withProperties = (schema: TObject, properties: TProperties, description?: string) =>
+  Type.Object({ ...schema.properties, ...properties }, { description: description ?? schema.description, additionalProperties: false });
+
+export const ObjectReference = Type.Object(
+  {
+    fromObject: Type.Optional(withProperties(fromObject, clusterScopedByDefault)),
+    patchesFrom: Type.Optional(
+      withProperties(
+        patchesFrom,
+        objectByDefault,
+        'provider-kubernetes\u2019 form: copy fieldPath of that object into this Object\u2019s manifest at toFieldPath. Blocking.',
+      ),
+    ),
+    dependsOn: Type.Optional(withProperties(dependsOn, objectByDefault)),
+    toFieldPath: Type.Optional({
+      ...toFieldPath,
+      description: `Where the value goes. With fromObject it counts from this Object\u2019s root (spec.forProvider.manifest.metadata.name); with patchesFrom from ${OBJECT_PATCH_ROOT}, and defaults to fieldPath.`,
+    }),
+  },
+  {
+    description: GenericReference.description,
+    additionalProperties: false,
+    'x-kubernetes-validations': GenericReference['x-kubernetes-validations'] as CelRule[],
+  },
+);
+
+export const Readiness = withRules(
+  Doc('When the Object counts as Ready.', {
+    policy: Type.Optional(
+      Type.Union(
+        [Type.Literal('SuccessfulCreate'), Type.Literal('DeriveFromObject'), Type.Literal('AllTrue'), Type.Literal('DeriveFromCelQuery')],
+        {
+          description:
+            'SuccessfulCreate (the default): once the object exists. DeriveFromObject: its Ready condition (or none). AllTrue: all its conditions are True. DeriveFromCelQuery: celQuery holds of it.',
+          default: 'SuccessfulCreate',
+        },
+      ),
+    ),
+    celQuery: Type.Optional(DocString('A CEL expression over `object`, the observed object; Ready while it is true.')),
+  }),
+  {
+    rule: "!has(self.policy) || self.policy != 'DeriveFromCelQuery' || (has(self.celQuery) && size(self.celQuery) > 0)",
+    message: 'celQuery must be set if policy is DeriveFromCelQuery',
+  },
+);
+
+export const ConnectionDetail = Doc('A field of an object in the target cluster to publish in the connection Secret.', {
+  apiVersion: Type.Optional(DocString('API version of the object.')),
+  kind: Type.Optional(DocString('Kind of the object.')),
+  name: Type.Optional(DocString('Name of the object.')),
+  namespace: Type.Optional(DocString('Namespace of the object.')),
+  fieldPath: Type.Optional(DocString('The field to publish, such as data.password or spec.clusterIP.')),
+  uid: Type.Optional(DocString('UID of the object (accepted as in a Kubernetes ObjectReference; not used).')),
+  resourceVersion: Type.Optional(DocString('Accepted as in a Kubernetes ObjectReference; not used.')),
+  toConnectionSecretKey: Type.Optional(DocString('The key in the connection Secret; defaults to the last element of fieldPath.')),
+});
+
+export const ConnectionSecretReference = Doc('Where to write the connection details Secret.', {
+  name: DocString('Name of the Secret.', { minLength: 1 }),
+  namespace: DocString('Namespace of the Secret.', { minLength: 1 }),
+});
+
+export const ObjectSpec = withRules(
+  Doc('The desired state of the Object.', {
+    forProvider: ObjectParameters,
+    providerConfigRef: Type.Optional(
+      Type.Object(ProviderConfigReference.properties, { ...ProviderConfigReference, default: { name: 'default' } }),
+    ),
+    deletionPolicy: Type.Optional(DeletionPolicy),
+    managementPolicy: Type.Optional(ManagementPolicy),
+    managementPolicies: Type.Optional(
+      withRules(
+        Type.Array(ManagementAction, {
+          description: 'The list form (v1alpha2): the actions Chronoplane may take on the object. Absent means ["*"].',
+          'x-kubernetes-list-type': 'set',
+          maxItems: 6,
+        }),
+        { rule: "!('*' in self) || size(self) == 1", message: 'managementPolicies: "*" cannot be combined with other actions' },
+      ),
+    ),
+    references: Type.Optional(
+      Type.Array(ObjectReference, { description: GenericReferences.description, maxItems: GenericReferences.maxItems }),
+    ),
+    readiness: Type.Optional(Readiness),
+    connectionDetails: Type.Optional(
+      Type.Array(ConnectionDetail, { description: 'What to publish to writeConnectionSecretToRef.', maxItems: 64 }),
+    ),
+    writeConnectionSecretToRef: Type.Optional(ConnectionSecretReference),
+    watch: Type.Optional(
+      Type.Boolean({
+        description: 'Accepted for provider-kubernetes compatibility: Chronoplane always watches the objects it manages.',
+        default: false,
+      }),
+    ),
+  }),
+  {
+    rule: '!(has(self.managementPolicy) && has(self.managementPolicies))',
+    message: 'use managementPolicy (v1alpha1) or managementPolicies (v1alpha2), not both',
+  },
+);
+export type ObjectSpec = Static<typeof ObjectSpec>;
+
+export const ObjectObservation = Doc('What Chronoplane last saw of the object.', {
+  manifest: Type.Optional(Manifest('The object as it is in the target cluster, status included; Secret data is redacted.')),
+});
+
+export const ObjectStatus = managedStatus(ObjectObservation);
+export type ObjectObservation = { manifest?: Record<string, unknown> };

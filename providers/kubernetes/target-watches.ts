@@ -1,0 +1,184 @@
+// One watch per target cluster and kind, shared by every Object whose manifest is of that kind
+// there: observe reads the target from its cache instead of asking the target's API server, and
+// a change there (a hand edit, a status update, a deletion) wakes the Objects that manage the
+// changed object within a moment instead of at their next poll. Thousands of Objects wrapping
+// ConfigMaps in one cluster cost one watch, not thousands of GETs per poll interval.
+import { KubeConfig, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import { watchKind, type KindWatch } from '../../runtime/informers';
+import type { KindApi } from '../../runtime/managed-kind';
+import { hasSeen } from '../../runtime/resource-version';
+import { PlainObjectApi } from '../../runtime/plain-object-api';
+
+/** Identifies one object in one target cluster. */
+export interface TargetKey {
+  /** ClusterConnection.key: the cluster and credentials. */
+  cluster: string;
+  apiVersion: string;
+  kind: string;
+  /** '' for a cluster-scoped kind. */
+  namespace: string;
+  name: string;
+}
+
+/** Called when the watched object changes; the Object's workflow should run a pass. */
+export type Wake = () => void;
+
+const LIST_PAGE = 500;
+
+/**
+ * KubernetesObjectApi knows how to find any kind's resource through discovery (and caches it);
+ * a watch needs that resource's collection path, which it keeps to itself. Plain, so that the
+ * list's items and the watch's events are alike.
+ */
+class DiscoveringObjectApi extends PlainObjectApi {
+  /** `/api/v1/configmaps`, `/apis/apps/v1/deployments`: every object of the kind, all namespaces. */
+  async collectionPath(apiVersion: string, kind: string): Promise<{ path: string; plural: string; namespaced: boolean }> {
+    const resource = await this.resource(apiVersion, kind);
+    if (!resource) throw new Error(`the target cluster does not serve ${kind} in ${apiVersion}`);
+    const prefix = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+    return { path: `${prefix}/${resource.name}`, plural: resource.name, namespaced: resource.namespaced };
+  }
+}
+
+interface SharedWatch {
+  watch: KindWatch;
+  started: Promise<void>;
+}
+
+export class TargetWatches {
+  private readonly watches = new Map<string, Promise<SharedWatch>>();
+  /** Target → who to wake when it changes (by Object uid: one target may have several Objects). */
+  private readonly followers = new Map<string, Map<string, Wake>>();
+  /** Target → the resourceVersion our own last write produced, whose echo wakes nobody. */
+  private readonly ownWrites = new Map<string, string>();
+  /** Targets we asked to delete that the watch may still show: the server answers for them. */
+  private readonly ownDeletes = new Set<string>();
+
+  constructor(private readonly onError: (what: string, error: unknown, retryInSeconds: number) => void = () => {}) {}
+
+  /**
+   * The target as the shared watch holds it: the object, `null` when the synced cache does not
+   * have it, or undefined when the cache cannot answer (not synced yet, or it has not seen our
+   * own last write), and the caller must ask the API server.
+   */
+  async cached(key: TargetKey, kubeConfig: KubeConfig): Promise<KubernetesObject | null | undefined> {
+    const shared = await this.shared(key, kubeConfig).catch(() => undefined);
+    if (!shared) return undefined;
+    const applied = shared.watch.appliedResourceVersion();
+    if (applied === undefined) return undefined;
+    const id = targetId(key);
+    const written = this.ownWrites.get(id);
+    if (written !== undefined && hasSeen(applied, written) !== true) return undefined;
+    const found = shared.watch.get(key.namespace, key.name);
+    if (this.ownDeletes.has(id)) {
+      if (found) return undefined;
+      this.ownDeletes.delete(id);
+    }
+    // Items of a list carry no apiVersion or kind (watch events do): status shows whole objects.
+    return found ? { ...found, apiVersion: key.apiVersion, kind: key.kind } : null;
+  }
+
+  /** Wakes `wake` whenever the target changes, from now on, until `unfollow`. Starts the kind's watch. */
+  follow(key: TargetKey, kubeConfig: KubeConfig, objectUid: string, wake: Wake): void {
+    const id = targetId(key);
+    let followers = this.followers.get(id);
+    if (!followers) this.followers.set(id, (followers = new Map()));
+    followers.set(objectUid, wake);
+    void this.shared(key, kubeConfig).catch(() => undefined);
+  }
+
+  unfollow(key: TargetKey, objectUid: string): void {
+    const id = targetId(key);
+    const followers = this.followers.get(id);
+    followers?.delete(objectUid);
+    if (followers?.size === 0) {
+      this.followers.delete(id);
+      this.ownWrites.delete(id);
+      this.ownDeletes.delete(id);
+    }
+  }
+
+  /** Records the resourceVersion of our own write to the target, so its watch echo wakes nobody. */
+  wrote(key: TargetKey, resourceVersion: string | undefined): void {
+    if (resourceVersion) this.ownWrites.set(targetId(key), resourceVersion);
+  }
+
+  /**
+   * Records that we asked to delete the target: until the watch no longer holds it, `cached`
+   * sends the caller to the server, so the pass right after a delete sees it gone (a ConfigMap
+   * goes at once) instead of waiting a poll interval on the watch's older copy.
+   */
+  deleting(key: TargetKey): void {
+    this.ownDeletes.add(targetId(key));
+  }
+
+  async stop(): Promise<void> {
+    const watches = await Promise.allSettled(this.watches.values());
+    await Promise.all(watches.map((w) => (w.status === 'fulfilled' ? w.value.watch.stop() : undefined)));
+    this.watches.clear();
+  }
+
+  private shared(key: TargetKey, kubeConfig: KubeConfig): Promise<SharedWatch> {
+    const id = kindId(key);
+    let shared = this.watches.get(id);
+    if (!shared) {
+      shared = this.start(key, kubeConfig);
+      this.watches.set(id, shared);
+      // A kind the cluster does not serve yet (its CRD may come later) is looked up again next time.
+      shared.catch(() => this.watches.delete(id));
+    }
+    return shared;
+  }
+
+  private async start(key: TargetKey, kubeConfig: KubeConfig): Promise<SharedWatch> {
+    const objects = DiscoveringObjectApi.forConfig(kubeConfig);
+    const { path, plural } = await objects.collectionPath(key.apiVersion, key.kind);
+    const [group, version] = key.apiVersion.includes('/') ? key.apiVersion.split('/') : ['', key.apiVersion];
+    const api: KindApi = {
+      group: group!,
+      version: version!,
+      kind: key.kind,
+      plural,
+      singular: '',
+      shortNames: [],
+      categories: [],
+      description: '',
+    };
+    const watch = watchKind(kubeConfig, api, {
+      path,
+      source: {
+        list: (continueToken?: string) =>
+          objects.list(
+            key.apiVersion,
+            key.kind,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            undefined,
+            LIST_PAGE,
+            continueToken,
+          ) as Promise<KubernetesListObject<KubernetesObject>>,
+        watch: new Watch(kubeConfig),
+      },
+      onEvent: (_api, obj) => this.changed(key, obj),
+      onError: (_api, error, retryIn) => this.onError(`${key.kind} (${key.apiVersion})`, error, retryIn),
+    });
+    const started = watch.start();
+    return { watch, started };
+  }
+
+  private changed(kindOf: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, obj: KubernetesObject): void {
+    const key: TargetKey = { ...kindOf, namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' };
+    const id = targetId(key);
+    const followers = this.followers.get(id);
+    if (!followers) return;
+    // The echo of our own apply: the pass that wrote it already knows what it wrote.
+    if (obj.metadata?.resourceVersion !== undefined && obj.metadata.resourceVersion === this.ownWrites.get(id)) return;
+    for (const wake of followers.values()) wake();
+  }
+}
+
+const kindId = (key: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>) => `${key.cluster}|${key.apiVersion}|${key.kind}`;
+const targetId = (key: TargetKey) => `${kindId(key)}|${key.namespace}|${key.name}`;
