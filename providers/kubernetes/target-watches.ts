@@ -23,6 +23,12 @@ export interface TargetKey {
 /** Called when the watched object changes; the Object's workflow should run a pass. */
 export type Wake = () => void;
 
+/** Every object of one kind in one namespace ('' for all namespaces, or a cluster-scoped kind). */
+export type TargetScope = Omit<TargetKey, 'name'>;
+
+/** Which changed objects of a followed scope wake the follower; all of them when absent. */
+export type WakesFor = (obj: KubernetesObject) => boolean;
+
 const LIST_PAGE = 500;
 
 /**
@@ -53,6 +59,8 @@ export class TargetWatches {
   private readonly ownWrites = new Map<string, string>();
   /** Targets we asked to delete that the watch may still show: the server answers for them. */
   private readonly ownDeletes = new Set<string>();
+  /** Scope → who to wake when any object in it changes (a scheduler waiting for a cluster to appear). */
+  private readonly scopeFollowers = new Map<string, Map<string, { wake: Wake; wakesFor?: WakesFor }>>();
 
   constructor(private readonly onError: (what: string, error: unknown, retryInSeconds: number) => void = () => {}) {}
 
@@ -76,6 +84,39 @@ export class TargetWatches {
     }
     // Items of a list carry no apiVersion or kind (watch events do): status shows whole objects.
     return found ? { ...found, apiVersion: key.apiVersion, kind: key.kind } : null;
+  }
+
+  /**
+   * Every object of the scope as the shared watch holds it, or undefined when the cache cannot
+   * answer yet (not synced), and the caller must list from the API server.
+   */
+  async cachedList(scope: TargetScope, kubeConfig: KubeConfig): Promise<KubernetesObject[] | undefined> {
+    const shared = await this.shared(scope, kubeConfig).catch(() => undefined);
+    if (!shared || shared.watch.appliedResourceVersion() === undefined) return undefined;
+    return shared.watch
+      .list()
+      .filter((o) => !scope.namespace || o.metadata?.namespace === scope.namespace)
+      .map((o) => ({ ...o, apiVersion: scope.apiVersion, kind: scope.kind }));
+  }
+
+  /**
+   * Wakes `wake` whenever an object of the scope for which `wakesFor` holds changes, appears or
+   * goes, until `unfollowScope`: what a list-based decision (which clusters match a selector,
+   * which children an owner has) needs to be taken again. Starts the kind's watch.
+   */
+  followScope(scope: TargetScope, kubeConfig: KubeConfig, followerUid: string, wake: Wake, wakesFor?: WakesFor): void {
+    const id = scopeId(scope);
+    let followers = this.scopeFollowers.get(id);
+    if (!followers) this.scopeFollowers.set(id, (followers = new Map()));
+    followers.set(followerUid, { wake, wakesFor });
+    void this.shared(scope, kubeConfig).catch(() => undefined);
+  }
+
+  unfollowScope(scope: TargetScope, followerUid: string): void {
+    const id = scopeId(scope);
+    const followers = this.scopeFollowers.get(id);
+    followers?.delete(followerUid);
+    if (followers?.size === 0) this.scopeFollowers.delete(id);
   }
 
   /** Wakes `wake` whenever the target changes, from now on, until `unfollow`. Starts the kind's watch. */
@@ -118,7 +159,7 @@ export class TargetWatches {
     this.watches.clear();
   }
 
-  private shared(key: TargetKey, kubeConfig: KubeConfig): Promise<SharedWatch> {
+  private shared(key: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, kubeConfig: KubeConfig): Promise<SharedWatch> {
     const id = kindId(key);
     let shared = this.watches.get(id);
     if (!shared) {
@@ -130,7 +171,7 @@ export class TargetWatches {
     return shared;
   }
 
-  private async start(key: TargetKey, kubeConfig: KubeConfig): Promise<SharedWatch> {
+  private async start(key: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, kubeConfig: KubeConfig): Promise<SharedWatch> {
     const objects = DiscoveringObjectApi.forConfig(kubeConfig);
     const { path, plural } = await objects.collectionPath(key.apiVersion, key.kind);
     const [group, version] = key.apiVersion.includes('/') ? key.apiVersion.split('/') : ['', key.apiVersion];
@@ -171,6 +212,10 @@ export class TargetWatches {
 
   private changed(kindOf: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, obj: KubernetesObject): void {
     const key: TargetKey = { ...kindOf, namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' };
+    for (const scope of [{ ...kindOf, namespace: key.namespace }, { ...kindOf, namespace: '' }]) {
+      for (const { wake, wakesFor } of this.scopeFollowers.get(scopeId(scope))?.values() ?? []) if (!wakesFor || wakesFor(obj)) wake();
+      if (!key.namespace) break;
+    }
     const id = targetId(key);
     const followers = this.followers.get(id);
     if (!followers) return;
@@ -179,6 +224,8 @@ export class TargetWatches {
     for (const wake of followers.values()) wake();
   }
 }
+
+const scopeId = (scope: TargetScope) => `${kindId(scope)}|${scope.namespace}|*`;
 
 const kindId = (key: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>) => `${key.cluster}|${key.apiVersion}|${key.kind}`;
 const targetId = (key: TargetKey) => `${kindId(key)}|${key.namespace}|${key.name}`;
