@@ -21,6 +21,9 @@ import { kindFor } from '../providers/registry';
 
 export const FIELD_MANAGER = 'chronoplane';
 
+/** How a followed list is recorded among a dependent's followed objects: a name no object can have. */
+const WHOLE_SCOPE = '*';
+
 export class KubeAccess implements ConnectContext {
   private readonly custom: ScopedCustomObjects;
   private readonly customObjects: CustomObjectsApi;
@@ -174,7 +177,10 @@ export class KubeAccess implements ConnectContext {
   }
 
   async readControlObject(key: ControlObjectKey, dependent: ManagedResource): Promise<Record<string, unknown> | undefined> {
-    if (this.wake) this.followedBy(dependent.metadata.uid).add(JSON.stringify(referencedTarget({ group: groupOf(key.apiVersion), ...key }, key.apiVersion)));
+    if (this.wake)
+      this.followedBy(dependent.metadata.uid).add(
+        JSON.stringify(referencedTarget({ group: groupOf(key.apiVersion), ...key }, key.apiVersion)),
+      );
     return this.getReferenced({ group: groupOf(key.apiVersion), ...key }, key.apiVersion, dependent);
   }
 
@@ -186,7 +192,7 @@ export class KubeAccess implements ConnectContext {
     const target: TargetScope = { cluster: 'control', ...scope };
     const wake = this.wake;
     if (wake) {
-      this.followedBy(dependent.metadata.uid).add(JSON.stringify({ ...target, name: '*' }));
+      this.followedBy(dependent.metadata.uid).add(JSON.stringify({ ...target, name: WHOLE_SCOPE }));
       this.referencedKinds.followScope(target, this.kubeConfig, dependent.metadata.uid, () => wake(dependent), wakesFor as never);
       const cached = await this.referencedKinds.cachedList(target, this.kubeConfig);
       if (cached) return cached as unknown as Record<string, unknown>[];
@@ -195,14 +201,18 @@ export class KubeAccess implements ConnectContext {
     return listed.items.map((o) => ({ ...o, apiVersion: scope.apiVersion, kind: scope.kind })) as unknown as Record<string, unknown>[];
   }
 
-  forgetControlObjects(dependentUid: string, only?: ControlObjectKey): void {
+  forgetControlObjects(dependentUid: string, only?: Omit<ControlObjectKey, 'name'> & { name?: string }): void {
     const followed = this.followed.get(dependentUid);
     for (const entry of followed ?? []) {
       const { name, ...scope } = JSON.parse(entry) as TargetKey;
-      if (only && (only.apiVersion !== scope.apiVersion || only.kind !== scope.kind || only.namespace !== scope.namespace || only.name !== name)) {
+      const onlyName = only?.name ?? WHOLE_SCOPE;
+      if (
+        only &&
+        (only.apiVersion !== scope.apiVersion || only.kind !== scope.kind || only.namespace !== scope.namespace || onlyName !== name)
+      ) {
         continue;
       }
-      if (name === '*') this.referencedKinds.unfollowScope(scope, dependentUid);
+      if (name === WHOLE_SCOPE) this.referencedKinds.unfollowScope(scope, dependentUid);
       else this.referencedKinds.unfollow({ ...scope, name }, dependentUid);
       followed!.delete(entry);
     }

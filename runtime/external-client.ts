@@ -146,8 +146,11 @@ export interface ConnectContext {
     dependent: ManagedResource,
     wakesFor?: (obj: Record<string, unknown>) => boolean,
   ): Promise<Record<string, unknown>[]>;
-  /** `dependent` no longer waits on what it read through the two methods above: all of it, or `only` that object. */
-  forgetControlObjects?(dependentUid: string, only?: ControlObjectKey): void;
+  /**
+   * `dependent` no longer waits on what it read through the two methods above: all of it, or
+   * `only` that object, or with no name that list.
+   */
+  forgetControlObjects?(dependentUid: string, only?: Omit<ControlObjectKey, 'name'> & { name?: string }): void;
 }
 
 /** An object of the control cluster by apiVersion; `namespace` is '' for a cluster-scoped kind. */

@@ -33,10 +33,10 @@ const LIST_PAGE = 500;
 
 /**
  * KubernetesObjectApi knows how to find any kind's resource through discovery (and caches it);
- * a watch needs that resource's collection path, which it keeps to itself. Plain, so that the
- * list's items and the watch's events are alike.
+ * a watch needs that resource's collection path, and a client whether the kind is namespaced,
+ * which it keeps to itself. Plain, so that the list's items and the watch's events are alike.
  */
-class DiscoveringObjectApi extends PlainObjectApi {
+export class DiscoveringObjectApi extends PlainObjectApi {
   /** `/api/v1/configmaps`, `/apis/apps/v1/deployments`: every object of the kind, all namespaces. */
   async collectionPath(apiVersion: string, kind: string): Promise<{ path: string; plural: string; namespaced: boolean }> {
     const resource = await this.resource(apiVersion, kind);
@@ -212,7 +212,10 @@ export class TargetWatches {
 
   private changed(kindOf: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, obj: KubernetesObject): void {
     const key: TargetKey = { ...kindOf, namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' };
-    for (const scope of [{ ...kindOf, namespace: key.namespace }, { ...kindOf, namespace: '' }]) {
+    for (const scope of [
+      { ...kindOf, namespace: key.namespace },
+      { ...kindOf, namespace: '' },
+    ]) {
       for (const { wake, wakesFor } of this.scopeFollowers.get(scopeId(scope))?.values() ?? []) if (!wakesFor || wakesFor(obj)) wake();
       if (!key.namespace) break;
     }

@@ -7,19 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlPlane, condition, eventually, remoteKubectl } from './harness';
 import { runKubectl } from './kubectl';
-import {
-  REMOTE,
-  apply,
-  atProviderOf,
-  configMap,
-  deleteObjects,
-  getObject,
-  gone,
-  namer,
-  object,
-  ready,
-  remoteConfigMap,
-} from './objects';
+import { REMOTE, apply, atProviderOf, configMap, deleteObjects, getObject, gone, namer, object, ready, remoteConfigMap } from './objects';
 
 let plane: ControlPlane;
 beforeAll(async () => {
