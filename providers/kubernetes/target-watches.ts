@@ -59,6 +59,8 @@ export class TargetWatches {
   private readonly ownWrites = new Map<string, string>();
   /** Targets we asked to delete that the watch may still show: the server answers for them. */
   private readonly ownDeletes = new Set<string>();
+  /** Targets with a write of ours on its way → the resourceVersions of the events held meanwhile. */
+  private readonly writesInFlight = new Map<string, (string | undefined)[]>();
   /** Scope → who to wake when any object in it changes (a scheduler waiting for a cluster to appear). */
   private readonly scopeFollowers = new Map<string, Map<string, { wake: Wake; wakesFor?: WakesFor }>>();
 
@@ -139,9 +141,25 @@ export class TargetWatches {
     }
   }
 
-  /** Records the resourceVersion of our own write to the target, so its watch echo wakes nobody. */
+  /**
+   * Says a write of ours to the target is on its way. Its echo may come back on the watch
+   * before the write's answer does; until `wrote`, the target's events are held instead of
+   * waking anyone, and `wrote` then wakes for those that were not our write.
+   */
+  writing(key: TargetKey): void {
+    this.writesInFlight.set(targetId(key), []);
+  }
+
+  /**
+   * Records the resourceVersion of our own write to the target (undefined when it failed), so
+   * its watch echo wakes nobody.
+   */
   wrote(key: TargetKey, resourceVersion: string | undefined): void {
-    if (resourceVersion) this.ownWrites.set(targetId(key), resourceVersion);
+    const id = targetId(key);
+    if (resourceVersion) this.ownWrites.set(id, resourceVersion);
+    const held = this.writesInFlight.get(id);
+    this.writesInFlight.delete(id);
+    if (held?.some((version) => version !== resourceVersion)) this.wakeFollowers(id);
   }
 
   /**
@@ -220,11 +238,16 @@ export class TargetWatches {
       if (!key.namespace) break;
     }
     const id = targetId(key);
-    const followers = this.followers.get(id);
-    if (!followers) return;
+    if (!this.followers.has(id)) return;
+    const held = this.writesInFlight.get(id);
+    if (held) return void held.push(obj.metadata?.resourceVersion);
     // The echo of our own apply: the pass that wrote it already knows what it wrote.
     if (obj.metadata?.resourceVersion !== undefined && obj.metadata.resourceVersion === this.ownWrites.get(id)) return;
-    for (const wake of followers.values()) wake();
+    this.wakeFollowers(id);
+  }
+
+  private wakeFollowers(id: string): void {
+    for (const wake of this.followers.get(id)?.values() ?? []) wake();
   }
 }
 

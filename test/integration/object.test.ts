@@ -35,6 +35,17 @@ describe('Object', () => {
     expect(await remoteConfigMap(name)).toBeUndefined();
   });
 
+  it('puts a namespaced manifest without a namespace in default, as kubectl does, and finds it there', async () => {
+    const name = named('no-namespace');
+    await apply(object(name, { apiVersion: 'v1', kind: 'ConfigMap', data: { where: 'default' } }));
+    const found = await ready(name);
+    expect((await remoteConfigMap(name))?.data).toEqual({ where: 'default' });
+    expect(atProviderOf(found)?.metadata).toMatchObject({ name, namespace: 'default' });
+    await deleteObjects(name);
+    await gone(name);
+    expect(await remoteConfigMap(name)).toBeUndefined();
+  });
+
   it("applies seed 002's v1alpha1 Namespace example as written, for ProviderConfig kubernetes-provider", async () => {
     const name = named('sample-namespace');
     await apply({

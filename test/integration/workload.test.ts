@@ -168,17 +168,21 @@ describe('the seed’s wordpress-demo application', () => {
     );
 
     // The remote Deployment's status, copied to status.remote as its cluster's controllers write it.
+    let mirrored: { remote?: unknown; live?: unknown } = {};
     await eventually(
       async () => {
         const [resource, live] = await Promise.all([
           get(RESOURCES, 'wordpress-demo-deployment'),
           remoteGet('remote-1', 'deployment', 'wordpress', 'wordpress'),
         ]);
+        mirrored = { remote: resource?.status?.remote, live: live?.status };
         return live?.status?.observedGeneration !== undefined && canonical(resource?.status?.remote) === canonical(live.status);
       },
       'status.remote to mirror the Deployment’s status',
       30_000,
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}; status.remote ${canonical(mirrored.remote)}, live ${canonical(mirrored.live)}`);
+    });
 
     // Edits: a template added, one changed, then the added one removed.
     const demo = JSON.parse(await runKubectl(['get', APPS, '-n', NS, 'wordpress-demo', '-o', 'json'])) as Obj;
@@ -342,13 +346,16 @@ describe('conflicts are refused, never raced', () => {
         { ...configMapTemplate('writer-b', { by: 'b' }), spec: configMapTemplate('writer-a', { by: 'b' }).spec },
       ]),
     );
-    const refused = await eventually(async () => {
-      const resource = await get(RESOURCES, 'writer-b');
-      return resource?.status?.state === 'Failed' && resource;
-    }, 'writer-b to refuse');
-    const a = await get(RESOURCES, 'writer-a');
-    expect(condition(refused, 'Synced')?.message).toContain(a!.metadata.uid);
-    expect((await remoteGet('remote-2', 'configmap', 'writer-a', 'default'))?.data).toEqual({ by: 'a' });
+    // Both race for the new ConfigMap writer-a: whichever came first has it, the other refuses.
+    const [winner, loser] = await eventually(async () => {
+      const [a, b] = await Promise.all([get(RESOURCES, 'writer-a'), get(RESOURCES, 'writer-b')]);
+      if (a?.status?.state === 'Submitted' && b?.status?.state === 'Failed') return [a, b] as const;
+      return b?.status?.state === 'Submitted' && a?.status?.state === 'Failed' && ([b, a] as const);
+    }, 'one writer to have the object and the other to refuse');
+    expect(condition(loser, 'Synced')?.message).toContain(winner.metadata.uid);
+    const live = await remoteGet('remote-2', 'configmap', 'writer-a', 'default');
+    expect(live?.metadata.annotations?.[UID_ANNOTATION]).toBe(winner.metadata.uid);
+    expect(live?.data).toEqual({ by: winner.metadata.name === 'writer-a' ? 'a' : 'b' });
     expect((await get(APPS, 'two-writers'))?.status).toMatchObject({
       state: 'PartiallySubmitted',
       desiredResources: 2,

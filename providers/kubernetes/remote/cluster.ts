@@ -88,12 +88,21 @@ export class RemoteCluster {
     );
   }
 
-  /** Applies `desired` with the owner's field manager, and remembers it for the drift check and the watch. */
-  async apply(owner: Owner, desired: DesiredObject): Promise<KubernetesObject> {
+  /**
+   * Applies `desired` with the owner's field manager, and remembers it for the drift check and
+   * the watch. Forced unless `claim`: a first apply that must not take fields another manager
+   * holds (two owners racing for one new object: the later one gets a conflict, not the object).
+   */
+  async apply(owner: Owner, desired: DesiredObject, options: { claim?: boolean } = {}): Promise<KubernetesObject> {
     const key = this.keyOf(desired);
-    const applied = await this.serverSideApply(owner, desired);
+    watches.writing(key);
+    let applied: KubernetesObject | undefined;
+    try {
+      applied = await this.serverSideApply(owner, desired, undefined, !options.claim);
+    } finally {
+      watches.wrote(key, applied?.metadata?.resourceVersion);
+    }
     upToDateCheck.recordApply(verdictId(owner, key), desired);
-    watches.wrote(key, applied.metadata?.resourceVersion);
     return applied;
   }
 
@@ -121,10 +130,10 @@ export class RemoteCluster {
     }
   }
 
-  private serverSideApply(owner: Owner, desired: DesiredObject, dryRun?: 'All'): Promise<KubernetesObject> {
+  private serverSideApply(owner: Owner, desired: DesiredObject, dryRun?: 'All', force = true): Promise<KubernetesObject> {
     const what = `${dryRun ? 'dry-run ' : ''}apply ${describeTarget(this.keyOf(desired))} of ${desired.apiVersion}`;
     return this.calls.run(what, () =>
-      this.api.patch(desired, undefined, dryRun, fieldManagerOf(owner.metadata), true, PatchStrategy.ServerSideApply),
+      this.api.patch(desired, undefined, dryRun, fieldManagerOf(owner.metadata), force, PatchStrategy.ServerSideApply),
     );
   }
 }

@@ -137,13 +137,17 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
     const live = await this.remote.read(mr, key);
     if (live) this.refuseUnlessOurs(mr, live, key);
     const secrets = await this.propagatedSecrets(mr);
+    const secretsThere: boolean[] = [];
     for (const secret of secrets) {
       const secretKey = this.remote.keyOf(secret);
       const have = await this.remote.read(mr, secretKey);
       if (have) this.refuseUnlessOurs(mr, have, secretKey);
+      secretsThere.push(have !== undefined);
     }
-    for (const secret of secrets) await this.remote.apply(mr, secret);
-    const applied = await this.remote.apply(mr, template);
+    // What is not there yet is claimed, not forced: of two resources racing for one new object,
+    // the later gets a conflict (and then refuses, seeing the other's uid) instead of the object.
+    for (const [index, secret] of secrets.entries()) await this.remote.apply(mr, secret, { claim: !secretsThere[index] });
+    const applied = await this.remote.apply(mr, template, { claim: !live });
     const wanted = new Set(wantedSecretNames(mr));
     const removed = await this.removeSecrets(
       mr,

@@ -67,7 +67,7 @@ describe('the KubernetesApplicationResource API', () => {
       'self.apiVersion == oldSelf.apiVersion',
       'self.kind == oldSelf.kind',
       'self.metadata.name == oldSelf.metadata.name',
-      'has(self.metadata.namespace) == has(oldSelf.metadata.namespace) && (!has(self.metadata.namespace) || self.metadata.namespace == oldSelf.metadata.namespace)',
+      'has(self.metadata.__namespace__) == has(oldSelf.metadata.__namespace__) && (!has(self.metadata.__namespace__) || self.metadata.__namespace__ == oldSelf.metadata.__namespace__)',
     ]);
     for (const { message } of rules) expect(message).toMatch(/delete and recreate the KubernetesApplicationResource/);
   });

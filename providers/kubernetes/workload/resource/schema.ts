@@ -62,10 +62,12 @@ export const Template = withRules(
   fixed('spec.template.apiVersion', 'self.apiVersion == oldSelf.apiVersion'),
   fixed('spec.template.kind', 'self.kind == oldSelf.kind'),
   fixed('spec.template.metadata.name', 'self.metadata.name == oldSelf.metadata.name'),
+  // `namespace` is a CEL keyword, so Kubernetes' CEL names the field __namespace__; plain
+  // `namespace` would be an unknown, unbounded field the API server refuses to cost.
   fixed(
     'spec.template.metadata.namespace',
-    'has(self.metadata.namespace) == has(oldSelf.metadata.namespace) && ' +
-      '(!has(self.metadata.namespace) || self.metadata.namespace == oldSelf.metadata.namespace)',
+    'has(self.metadata.__namespace__) == has(oldSelf.metadata.__namespace__) && ' +
+      '(!has(self.metadata.__namespace__) || self.metadata.__namespace__ == oldSelf.metadata.__namespace__)',
   ),
 );
 
