@@ -78,6 +78,9 @@ const appState = (name: string, state: string, timeoutMs?: number) =>
     timeoutMs,
   );
 
+const setTemplates = (app: string, resourceTemplates: object[]) =>
+  runKubectl(['patch', APPS, '-n', NS, app, '--type=merge', '-p', JSON.stringify({ spec: { resourceTemplates } })]);
+
 const gone = (resource: string, name: string) =>
   eventually(async () => (await get(resource, name)) === undefined, `${resource} ${name} to be gone`);
 
@@ -191,16 +194,7 @@ describe('the seed’s wordpress-demo application', () => {
     service.spec.template.spec.ports[0].port = 8080;
     const extra = configMapTemplate('wordpress-demo-config', { theme: 'dark' }, 'wordpress');
     extra.metadata.labels = { app: 'wordpress-demo' };
-    await runKubectl([
-      'patch',
-      APPS,
-      '-n',
-      NS,
-      'wordpress-demo',
-      '--type=merge',
-      '-p',
-      JSON.stringify({ spec: { resourceTemplates: [...templates, extra] } }),
-    ]);
+    await setTemplates('wordpress-demo', [...templates, extra]);
     await eventually(
       async () => (await remoteGet('remote-1', 'configmap', 'wordpress-demo-config', 'wordpress'))?.data?.theme === 'dark',
       'the added ConfigMap',
@@ -211,16 +205,7 @@ describe('the seed’s wordpress-demo application', () => {
     );
     await appState('wordpress-demo', 'Submitted');
     expect((await get(APPS, 'wordpress-demo'))?.status).toMatchObject({ desiredResources: 4, submittedResources: 4 });
-    await runKubectl([
-      'patch',
-      APPS,
-      '-n',
-      NS,
-      'wordpress-demo',
-      '--type=merge',
-      '-p',
-      JSON.stringify({ spec: { resourceTemplates: templates } }),
-    ]);
+    await setTemplates('wordpress-demo', templates);
     await gone(RESOURCES, 'wordpress-demo-config');
     expect(await remoteGet('remote-1', 'configmap', 'wordpress-demo-config', 'wordpress')).toBeUndefined();
 
@@ -274,17 +259,8 @@ describe('scheduling', () => {
     await appState(name, 'Submitted');
 
     await runKubectl(['delete', CLUSTERS, '-n', NS, 'flaky-cluster']);
-    // A poke to the template makes the resource look at its cluster now.
-    await runKubectl([
-      'patch',
-      APPS,
-      '-n',
-      NS,
-      name,
-      '--type=merge',
-      '-p',
-      JSON.stringify({ spec: { resourceTemplates: [configMapTemplate(`${name}-config`, { k: 'w' })] } }),
-    ]);
+    // An edit while the cluster is gone: it is applied once the cluster is back.
+    await setTemplates(name, [configMapTemplate(`${name}-config`, { k: 'w' })]);
     const failed = await eventually(async () => {
       const resource = await get(RESOURCES, `${name}-config`);
       return resource?.status?.state === 'Failed' && resource;
