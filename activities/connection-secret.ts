@@ -104,7 +104,8 @@ interface Published {
  */
 export function connectionSecretNamespace(mr: ManagedResource): string {
   const namespace = mr.spec.writeConnectionSecretToRef?.namespace ?? mr.metadata.namespace;
-  if (!namespace) throw new ClassifiedError('InvalidInput', 'spec.writeConnectionSecretToRef.namespace is required for a cluster-scoped resource');
+  if (!namespace)
+    throw new ClassifiedError('InvalidInput', 'spec.writeConnectionSecretToRef.namespace is required for a cluster-scoped resource');
   return namespace;
 }
 

@@ -10,16 +10,19 @@ import {
   type CoreV1Event,
   type V1Secret,
 } from '@kubernetes/client-node';
-import type { ClusterKind, ConnectContext } from '../runtime/external-client';
+import type { ClusterKind, ConnectContext, ControlObjectKey } from '../runtime/external-client';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { ResourceRef } from '../runtime/managed-kind';
 import { loadKubeConfig } from '../runtime/kube-config';
 import { PlainObjectApi } from '../runtime/plain-object-api';
-import { TargetWatches, type TargetKey } from '../providers/kubernetes/target-watches';
-import type { ObjectKey } from '../runtime/references/dependencies';
+import { TargetWatches, type TargetKey, type TargetScope } from '../providers/kubernetes/target-watches';
+import { groupOf, type ObjectKey } from '../runtime/references/dependencies';
 import { kindFor } from '../providers/registry';
 
 export const FIELD_MANAGER = 'chronoplane';
+
+/** How a followed list is recorded among a dependent's followed objects: a name no object can have. */
+const WHOLE_SCOPE = '*';
 
 export class KubeAccess implements ConnectContext {
   private readonly custom: ScopedCustomObjects;
@@ -31,6 +34,8 @@ export class KubeAccess implements ConnectContext {
   private readonly objects: PlainObjectApi;
   /** Shared watches of the kinds we do not manage that references name (a ConfigMap), once wakes can be sent. */
   private readonly referencedKinds = new TargetWatches();
+  /** Dependent uid → what it follows through readControlObject / listControlObjects (JSON TargetKeys, name '*' for a scope). */
+  private readonly followed = new Map<string, Set<string>>();
 
   constructor(private readonly kubeConfig: KubeConfig) {
     this.customObjects = kubeConfig.makeApiClient(CustomObjectsApi);
@@ -169,6 +174,55 @@ export class KubeAccess implements ConnectContext {
   /** The dependent no longer waits for changes to `key`. */
   forgetReferenced(key: ObjectKey, apiVersion: string, dependentUid: string): void {
     this.referencedKinds.unfollow(referencedTarget(key, apiVersion), dependentUid);
+  }
+
+  async readControlObject(key: ControlObjectKey, dependent: ManagedResource): Promise<Record<string, unknown> | undefined> {
+    if (this.wake)
+      this.followedBy(dependent.metadata.uid).add(
+        JSON.stringify(referencedTarget({ group: groupOf(key.apiVersion), ...key }, key.apiVersion)),
+      );
+    return this.getReferenced({ group: groupOf(key.apiVersion), ...key }, key.apiVersion, dependent);
+  }
+
+  async listControlObjects(
+    scope: Omit<ControlObjectKey, 'name'>,
+    dependent: ManagedResource,
+    wakesFor?: (obj: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>[]> {
+    const target: TargetScope = { cluster: 'control', ...scope };
+    const wake = this.wake;
+    if (wake) {
+      this.followedBy(dependent.metadata.uid).add(JSON.stringify({ ...target, name: WHOLE_SCOPE }));
+      this.referencedKinds.followScope(target, this.kubeConfig, dependent.metadata.uid, () => wake(dependent), wakesFor as never);
+      const cached = await this.referencedKinds.cachedList(target, this.kubeConfig);
+      if (cached) return cached as unknown as Record<string, unknown>[];
+    }
+    const listed = await this.objects.list(scope.apiVersion, scope.kind, scope.namespace || undefined);
+    return listed.items.map((o) => ({ ...o, apiVersion: scope.apiVersion, kind: scope.kind })) as unknown as Record<string, unknown>[];
+  }
+
+  forgetControlObjects(dependentUid: string, only?: Omit<ControlObjectKey, 'name'> & { name?: string }): void {
+    const followed = this.followed.get(dependentUid);
+    for (const entry of followed ?? []) {
+      const { name, ...scope } = JSON.parse(entry) as TargetKey;
+      const onlyName = only?.name ?? WHOLE_SCOPE;
+      if (
+        only &&
+        (only.apiVersion !== scope.apiVersion || only.kind !== scope.kind || only.namespace !== scope.namespace || onlyName !== name)
+      ) {
+        continue;
+      }
+      if (name === WHOLE_SCOPE) this.referencedKinds.unfollowScope(scope, dependentUid);
+      else this.referencedKinds.unfollow({ ...scope, name }, dependentUid);
+      followed!.delete(entry);
+    }
+    if (followed?.size === 0) this.followed.delete(dependentUid);
+  }
+
+  private followedBy(dependentUid: string): Set<string> {
+    let followed = this.followed.get(dependentUid);
+    if (!followed) this.followed.set(dependentUid, (followed = new Set()));
+    return followed;
   }
 
   async stopWatches(): Promise<void> {

@@ -183,7 +183,7 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           managementPolicies: managementPoliciesOf(mr.spec),
           conditions: mr.status?.conditions ?? [],
           statusObservedGeneration: mr.status?.observedGeneration,
-          atProvider: mr.status?.atProvider,
+          atProvider: kind.compatibleApi?.status ? kind.compatibleApi.status.read(mr.status ?? {}) : mr.status?.atProvider,
         } as const;
         const poll: PollIntervals = {
           steadySeconds: options.pollOverride?.steadySeconds ?? kind.poll.steadySeconds,
@@ -356,7 +356,8 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           if (status) status = restampGeneration(status, patched.metadata.generation);
         }
         if (status) {
-          const written = await writeToSameObject(ref, uid, async () => wrote(uid, await kube.patchStatus(ref, uid, status)));
+          const body = inKindStatusShape(kindOf(ref), status);
+          const written = await writeToSameObject(ref, uid, async () => wrote(uid, await kube.patchStatus(ref, uid, body)));
           resourceVersions.push(written.metadata.resourceVersion);
         }
         const now = new Date();
@@ -394,6 +395,15 @@ function deletesAtOnce(
     object.deletionPolicy === 'Delete' &&
     allows(object.managementPolicies, 'Delete')
   );
+}
+
+/** A kind with status fields of its own (CompatibleStatus) gets them in place of atProvider. */
+function inKindStatusShape(kind: ManagedKind, status: NonNullable<WriteBack['status']>): Record<string, unknown> {
+  const own = kind.compatibleApi?.status;
+  if (!own) return status;
+  const { atProvider, ...common } = status;
+  const fields = Object.entries(own.write(atProvider, status.conditions)).filter(([, value]) => value !== undefined && value !== null);
+  return { ...common, ...Object.fromEntries(fields) };
 }
 
 function restampGeneration(status: NonNullable<WriteBack['status']>, generation: number): NonNullable<WriteBack['status']> {

@@ -1,7 +1,9 @@
-// Every CRD Chronoplane installs, derived from the registry and the ProviderConfig schema.
+// Every CRD Chronoplane installs, derived from the registry and the schemas of the kinds that
+// have no controller (ProviderConfigs, KubernetesCluster).
 import { crd, managedResourceCrd } from './crd';
 import { managedKinds } from '../providers/registry';
 import { kubernetesProviderConfigCrd } from '../providers/kubernetes/crds';
+import { kubernetesClusterCrd } from '../providers/kubernetes/workload/cluster';
 import { ProviderConfigSpec, ProviderConfigStatus, providerConfigApi } from '../providers/aws/providerconfig';
 
 export function allCrds() {
@@ -18,6 +20,7 @@ export function allCrds() {
       ],
     }),
     kubernetesProviderConfigCrd(),
+    kubernetesClusterCrd(),
     ...managedKinds.map((k) => managedResourceCrd(k)),
   ];
 }

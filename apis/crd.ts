@@ -25,8 +25,8 @@ export function managedResourceCrd(
   kind: Pick<ManagedKind, 'api' | 'forProvider' | 'atProvider' | 'references' | 'printerColumns' | 'compatibleApi'>,
 ) {
   const scope = kind.api.scope ?? 'Namespaced';
-  const status = managedStatus(kind.atProvider);
   const compatible = kind.compatibleApi;
+  const status = managedStatus(kind.atProvider, compatible?.status?.fields);
   if (compatible) {
     return crd({
       api: kind.api,

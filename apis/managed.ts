@@ -1,7 +1,7 @@
 // The parts every managed resource shares (crossplane-runtime's ResourceSpec/ResourceStatus),
 // as TypeBox schemas. A kind supplies only its forProvider and atProvider; `managedSpec` and
 // `managedStatus` wrap them so all kinds look alike to users and to the generic reconciler.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Doc, DocString, withRules } from './schema';
 import { GenericReferences } from './references';
 
@@ -79,9 +79,10 @@ export const ConditionSchema = Doc('The observed state of one aspect of the reso
   observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation this condition was computed from.' })),
 });
 
-export function managedStatus<A extends TSchema>(atProvider: A) {
+/** The standard status around atProvider, or around a kind's own status fields (CompatibleStatus). */
+export function managedStatus<A extends TSchema>(atProvider: A, ownFields?: TProperties) {
   return Doc('The observed state of the managed resource.', {
-    atProvider: Type.Optional(atProvider),
+    ...(ownFields ?? { atProvider: Type.Optional(atProvider) }),
     conditions: Type.Optional(
       Type.Array(ConditionSchema, {
         description: 'Conditions of the resource: Ready and Synced.',

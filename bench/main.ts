@@ -1,14 +1,19 @@
 // `npm run bench`: every benchmark scenario, one after another, each on servers of its own.
 //
-//   --scenario all | vpc | object | network | provider-aws | moto
-//                               (default all: vpc, object, network, then the peer)
+//   --scenario all | vpc | object | application | network | provider-aws | moto
+//                               (default all: vpc, object, application, network, then the peer)
 //   --count N                   VPCs in the vpc and moto scenarios, Objects in the object one
 //                               (default 1,000, or BENCH_COUNT)
+//   --templates N               application: templates in the KubernetesApplication (default 50;
+//                               a third each ConfigMaps, Services, Deployments)
+//   --namespace-template        application: the first template is a Namespace holding the others
+//                               (the ordering waves measured too), instead of all in `default`
 //   --idle-window S             vpc, object: seconds of the idle measurement after settling
 //                               (default 120 for vpc, 60 for object)
 //   --settle S                  vpc, object: seconds between all Ready and the idle window (default 30)
 //   --timeout S                 vpc, object: seconds to wait for all Ready, and for all gone (default
-//                               600, or 0.6 s per resource if more); past it the figures so far print
+//                               600, or 0.6 s per resource if more); application: for each of its
+//                               phases (default 600); past it the figures so far print
 //   --no-limit                  vpc, object: skip the minimal-controller-work limit
 //   --no-plain                  moto: skip moto as shipped (slow: half an hour at 10,000 VPCs)
 //   --no-peer                   skip provider-aws in `all`, and provider-kubernetes' row in object
@@ -20,23 +25,29 @@
 // Each scenario prints a table and writes JSON to bench/results/; with both network runs, a
 // side-by-side table follows. `object` puts Chronoplane's Object kind, Crossplane's
 // provider-kubernetes v1.2.1 and the minimal-work limit side by side, each on servers of its
-// own. `moto` (not in `all`) measures the local EC2 endpoint alone: what each kind of request
-// costs it with --count VPCs in it, with and without our lookup shortcuts.
+// own. `application` applies one KubernetesApplication of --templates templates to a target
+// cluster until it is Submitted N/N, updates all its templates at once, and deletes it
+// (bench/scenarios/application.ts). `moto` (not in `all`) measures the local EC2 endpoint
+// alone: what each kind of request costs it with --count VPCs in it, with and without our
+// lookup shortcuts.
 import { parseArgs } from 'node:util';
 import { runNetworkChain, type NetworkChainResult } from './scenarios/network-chain';
 import { runProviderAwsPeer, type ProviderAwsPeerResult } from './scenarios/provider-aws-peer';
 import { runMotoRequestCost } from './scenarios/moto-request-cost';
+import { runApplicationScale } from './scenarios/application';
 import { runObjectScale } from './scenarios/object-scale';
 import { runVpcScale } from './scenarios/vpc-scale';
 import { sideBySideTable } from './side-by-side';
 
-const SCENARIOS = ['all', 'vpc', 'object', 'network', 'provider-aws', 'moto'] as const;
+const SCENARIOS = ['all', 'vpc', 'object', 'application', 'network', 'provider-aws', 'moto'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const { values } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'all' },
     count: { type: 'string', default: process.env.BENCH_COUNT ?? '1000' },
+    templates: { type: 'string', default: '50' },
+    'namespace-template': { type: 'boolean', default: false },
     // No default here: each scenario has its own.
     'idle-window': { type: 'string' },
     settle: { type: 'string', default: '30' },
@@ -70,6 +81,14 @@ if (runs('vpc')) {
 }
 if (runs('object')) {
   await runObjectScale({ ...scale, idleWindowSeconds: Number(values['idle-window'] ?? 60), peer: !values['no-peer'] });
+}
+if (runs('application')) {
+  await runApplicationScale({
+    templates: Number(values.templates),
+    namespaceTemplate: values['namespace-template'],
+    timeoutSeconds: Number(values.timeout ?? 600),
+    keep,
+  });
 }
 let ours: NetworkChainResult | undefined;
 if (runs('network')) ours = await runNetworkChain({ keep });

@@ -13,6 +13,8 @@ import { natGatewayKind } from './aws/ec2/natgateway';
 import { keyPairKind } from './aws/ec2/keypair';
 import { instanceKind } from './aws/ec2/instance';
 import { objectKind } from './kubernetes/object';
+import { kubernetesApplicationKind } from './kubernetes/workload/application';
+import { kubernetesApplicationResourceKind } from './kubernetes/workload/resource';
 
 export const managedKinds: readonly ManagedKind[] = [
   vpcKind,
@@ -28,6 +30,8 @@ export const managedKinds: readonly ManagedKind[] = [
   keyPairKind,
   instanceKind,
   objectKind,
+  kubernetesApplicationKind,
+  kubernetesApplicationResourceKind,
 ];
 
 export function findKind(group: string, kind: string): ManagedKind | undefined {

@@ -130,6 +130,35 @@ export interface ConnectContext {
    * once instead of at the next poll. Absent where nothing can signal; such kinds then poll.
    */
   wake?(mr: ManagedResource): void;
+  /**
+   * Reads an object of the control cluster, of any kind, and wakes `dependent` whenever it
+   * changes until `forgetControlObjects`: a KubernetesApplicationResource's source Secrets and
+   * its application. Served from one shared watch per kind; a plain read where nothing can wake.
+   */
+  readControlObject?(key: ControlObjectKey, dependent: ManagedResource): Promise<Record<string, unknown> | undefined>;
+  /**
+   * Lists the objects of a kind in one namespace of the control cluster, and wakes `dependent`
+   * whenever one of them for which `wakesFor` holds changes, appears or goes, until
+   * `forgetControlObjects`: a scheduler waiting for a matching cluster, an owner for its children.
+   */
+  listControlObjects?(
+    scope: Omit<ControlObjectKey, 'name'>,
+    dependent: ManagedResource,
+    wakesFor?: (obj: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>[]>;
+  /**
+   * `dependent` no longer waits on what it read through the two methods above: all of it, or
+   * `only` that object, or with no name that list.
+   */
+  forgetControlObjects?(dependentUid: string, only?: Omit<ControlObjectKey, 'name'> & { name?: string }): void;
+}
+
+/** An object of the control cluster by apiVersion; `namespace` is '' for a cluster-scoped kind. */
+export interface ControlObjectKey {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
 }
 
 /** Turns a managed resource plus its ProviderConfig into an authenticated external client. */

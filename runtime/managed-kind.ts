@@ -1,7 +1,8 @@
 // A managed kind: its API identity and schema, how to reach its provider, and how often to poll.
 // One value of this type per kind is registered in providers/registry.ts; the CRD generator,
 // the watcher and the worker's activities all read from that registry.
-import type { TObject, TSchema } from '@sinclair/typebox';
+import type { TObject, TProperties, TSchema } from '@sinclair/typebox';
+import type { Condition } from '../apis/conditions';
 import type { Connector } from './external-client';
 import type { ManagedResource } from './managed-resource';
 import type { ReferenceDeclaration } from './references/declaration';
@@ -35,6 +36,26 @@ export interface CompatibleApi {
   printerColumns: readonly PrinterColumn[];
   /** Where patchesFrom's toFieldPath counts from; spec.forProvider unless said otherwise. */
   patchRoot?: string;
+  /** The kind's own status fields in place of status.atProvider; see CompatibleStatus. */
+  status?: CompatibleStatus;
+}
+
+/**
+ * Status fields of an API reproduced exactly (a KubernetesApplicationResource's `state`,
+ * `clusterRef` and `remote`) in place of status.atProvider. The engine keeps working with
+ * atProvider and the conditions; the activities map them to and from these fields, so the
+ * workflow never learns a kind's status shape. Both functions are pure.
+ */
+export interface CompatibleStatus<A = any> {
+  /** The fields as they appear under status, besides conditions and observedGeneration. */
+  fields: TProperties;
+  /**
+   * The status fields to write for a pass: its atProvider (the last known one when the pass
+   * learned none) and its conditions. The whole status is replaced: a field left out is removed.
+   */
+  write(atProvider: A | undefined, conditions: readonly Condition[]): Record<string, unknown>;
+  /** What the engine takes as atProvider from the stored status. */
+  read(status: Record<string, unknown>): A | undefined;
 }
 
 export interface PollIntervals {

@@ -36,7 +36,10 @@ function printNextSteps(endpoints: DevStackEndpoints): void {
   console.log(`  Codec server:  ${endpoints.codecEndpoint}   (decodes payloads for the UI; key in ${endpoints.payloadKeyFile})`);
   console.log(`  EC2 endpoint:  ${endpoints.ec2Endpoint}   (moto; any region, any credentials)`);
   for (const remote of endpoints.remoteClusters) {
-    console.log(`  Remote cluster ${remote.name}: ${remote.server}   (kubeconfig ${remote.kubeconfigPath}; Secret ${remote.secret})`);
+    const kubernetesCluster = remote.kubernetesCluster ? `; KubernetesCluster ${remote.kubernetesCluster}` : '';
+    console.log(
+      `  Remote cluster ${remote.name}: ${remote.server}   (kubeconfig ${remote.kubeconfigPath}; Secret ${remote.secret}${kubernetesCluster})`,
+    );
   }
   console.log(`  Logs:          ${layout.root}/*/logs/*.log`);
   console.log('\nTry:');
@@ -47,6 +50,9 @@ function printNextSteps(endpoints: DevStackEndpoints): void {
     const namespaceExample = relative(process.cwd(), `${repoRoot}/examples/kubernetes/namespace.yaml`);
     console.log(`  kubectl apply -f ${namespaceExample}   # an Object: a Namespace in ${remote.name}`);
     console.log(`  kubectl --kubeconfig ${remote.kubeconfigPath} get namespace sample-namespace`);
+    const workloadExample = relative(process.cwd(), `${repoRoot}/examples/workload`);
+    console.log(`  kubectl apply -f ${workloadExample}/   # a KubernetesApplication, scheduled to ${remote.name}`);
+    console.log('  kubectl -n complex get kubernetesapplication,kubernetesapplicationresource');
   }
   console.log('  npm run status');
   console.log('  npm run down      # stops everything; state is kept for the next up');

@@ -2,8 +2,9 @@
 // state under ~/.local/state/chronoplane, every server detached so `up` returns
 // with everything running. Each start is skipped when that server already runs,
 // which makes `up` safe to repeat; `down` stops processes and keeps their state.
-// Besides the control cluster it runs two remote clusters, targets for Objects, whose
-// kubeconfigs it stores as Secrets in the control cluster.
+// Besides the control cluster it runs two remote clusters, targets for Objects and workloads,
+// whose kubeconfigs it stores as Secrets in the control cluster, registered as ProviderConfigs
+// and, in namespace `complex` for examples/workload/, as KubernetesClusters.
 import { join } from 'node:path';
 import { bootstrapCluster } from './cluster-bootstrap';
 import { DEV_CODEC_PORT, codecServerLogFile, codecServerRunning, codecServerUrl, startCodecServer, stopCodecServer } from './codec-server';
@@ -18,7 +19,10 @@ import { ensurePayloadKeyFile } from './payload-key';
 import { progress } from './progress';
 import {
   REMOTE_CLUSTER_SECRET_NAMESPACE,
+  EXAMPLES_WORKLOAD_NAMESPACE,
+  applyExampleKubernetesClusters,
   applyRemoteProviderConfigs,
+  exampleKubernetesClusters,
   registerRemoteClusters,
   remoteClusterSecretName,
   startRemoteClusters,
@@ -62,6 +66,8 @@ export interface RemoteClusterEndpoint {
   kubeconfigPath: string;
   /** `<namespace>/<name>` of the Secret in the control cluster that holds its kubeconfig. */
   secret: string;
+  /** `<namespace>/<name>` of the KubernetesCluster that examples/workload/ schedules to, if any. */
+  kubernetesCluster?: string;
 }
 
 export interface DevStackEndpoints {
@@ -104,7 +110,10 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
   for (const remote of remotes) for (const started of remote.processes) reportStart(started, remote.name);
 
   await Promise.all([bootstrapCluster(kube.kubeconfigPath, moto.endpoint), registerRemoteClusters(kube.kubeconfigPath, remotes)]);
-  await applyRemoteProviderConfigs(kube.kubeconfigPath, remotes);
+  await Promise.all([
+    applyRemoteProviderConfigs(kube.kubeconfigPath, remotes),
+    applyExampleKubernetesClusters(kube.kubeconfigPath, remotes),
+  ]);
 
   const controllerEnvironment = {
     temporalAddress: temporal.address,
@@ -117,6 +126,7 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
   );
   for (const started of controllers) reportStart(started);
 
+  const exampleClusters = exampleKubernetesClusters(remotes);
   return {
     kubeconfigPath: kube.kubeconfigPath,
     kubeServer: kube.server,
@@ -131,6 +141,9 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
       server: remote.server,
       kubeconfigPath: remote.kubeconfigPath,
       secret: `${REMOTE_CLUSTER_SECRET_NAMESPACE}/${remoteClusterSecretName(remote.name)}`,
+      kubernetesCluster: exampleClusters
+        .filter((example) => example.cluster.name === remote.name)
+        .map((example) => `${EXAMPLES_WORKLOAD_NAMESPACE}/${example.name}`)[0],
     })),
   };
 }

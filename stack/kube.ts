@@ -191,7 +191,9 @@ function controllerManagerArgs(options: KubeClusterOptions, pki: Pki, kubeconfig
     // a second cluster on the same machine from starting.
     '--secure-port=0',
     '--leader-elect=false',
-    '--controllers=namespace,garbagecollector,serviceaccount,serviceaccount-token',
+    // Deployments and ReplicaSets too, so a Deployment submitted to a remote cluster gets the
+    // status a real cluster writes (pods stay Pending: there is no scheduler or kubelet).
+    '--controllers=namespace,garbagecollector,serviceaccount,serviceaccount-token,deployment,replicaset',
     // Each controller acts as its own service account, bound by RBAC's bootstrap
     // roles (system:controller:namespace-controller, …), as in a real cluster.
     '--use-service-account-credentials=true',

@@ -1,7 +1,8 @@
 // Remote clusters: extra real kube-apiservers standing for the target clusters that Objects
-// (kubernetes.crossplane.io) land in. Each is a whole cluster from startKubeCluster, with its own
-// dir, ports and admin kubeconfig; the control cluster reaches it through a kubeconfig Secret,
-// as a Crossplane ProviderConfig would.
+// (kubernetes.crossplane.io) land in and KubernetesApplications (workload.crossplane.io) are
+// scheduled to. Each is a whole cluster from startKubeCluster, with its own dir, ports and admin
+// kubeconfig; the control cluster reaches it through a kubeconfig Secret, as a Crossplane
+// ProviderConfig or KubernetesCluster would.
 //
 // Each keeps its kube-controller-manager (~1/4 of a cluster's memory, and some start-up time):
 // a target cluster without it is not a real one. Deleting an Object that wraps a Namespace needs
@@ -167,4 +168,94 @@ export async function applyRemoteProviderConfigs(
     providerConfig(EXAMPLES_PROVIDER_CONFIG, first),
   ];
   await kubectl(controlKubeconfigPath, ['apply', '-f', '-'], manifests.map((manifest) => stringify(manifest)).join('---\n'));
+}
+
+/** A KubernetesCluster (compute.crossplane.io) to register for a remote cluster. */
+export interface KubernetesClusterRegistration {
+  /** The KubernetesCluster's name; its connection Secret is `<name>-kubeconfig`. */
+  name: string;
+  /** What KubernetesApplications' clusterSelectors match. */
+  labels: Record<string, string>;
+  /** The remote cluster it stands for. */
+  cluster: Pick<RemoteCluster, 'name' | 'kubeconfig'>;
+}
+
+export function kubernetesClusterSecretName(kubernetesClusterName: string): string {
+  return `${kubernetesClusterName}-kubeconfig`;
+}
+
+/**
+ * Registers remote clusters as KubernetesClusters in `namespace` (created if missing), each with
+ * its own connection Secret there, `<name>-kubeconfig`, key `kubeconfig`, as Crossplane's
+ * KubernetesCluster claims had: workloads are scheduled to the clusters of their own namespace.
+ * Server-side apply, so reruns converge; the manifests, which hold client keys, go on stdin.
+ * Needs the KubernetesCluster CRD (bootstrapCluster) first. Integration tests register clusters
+ * in their own namespace with their own labels this way.
+ */
+export async function applyKubernetesClusters(
+  controlKubeconfigPath: string,
+  namespace: string,
+  registrations: readonly KubernetesClusterRegistration[],
+): Promise<void> {
+  if (registrations.length === 0) return;
+  await kubectl(
+    controlKubeconfigPath,
+    ['apply', '--server-side', '--field-manager=chronoplane-stack', '--force-conflicts', '-f', '-'],
+    kubernetesClusterManifests(namespace, registrations)
+      .map((manifest) => stringify(manifest))
+      .join('---\n'),
+  );
+}
+
+/** What applyKubernetesClusters applies: the namespace, then a connection Secret and a KubernetesCluster per registration. */
+export function kubernetesClusterManifests(namespace: string, registrations: readonly KubernetesClusterRegistration[]): object[] {
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+    ...registrations.flatMap((registration) => [
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          namespace,
+          name: kubernetesClusterSecretName(registration.name),
+          labels: { [REMOTE_CLUSTER_LABEL]: registration.cluster.name },
+        },
+        type: 'Opaque',
+        data: { [REMOTE_CLUSTER_SECRET_KEY]: Buffer.from(registration.cluster.kubeconfig).toString('base64') },
+      },
+      {
+        apiVersion: 'compute.crossplane.io/v1alpha1',
+        kind: 'KubernetesCluster',
+        metadata: { namespace, name: registration.name, labels: registration.labels },
+        spec: { writeConnectionSecretToRef: { name: kubernetesClusterSecretName(registration.name) } },
+      },
+    ]),
+  ];
+}
+
+/** Where examples/workload/ expects its KubernetesClusters. */
+export const EXAMPLES_WORKLOAD_NAMESPACE = 'complex';
+
+/**
+ * The KubernetesClusters examples/workload/ schedules to, in namespace `complex`: the first
+ * remote cluster as `wordpress-demo-cluster` (label app: wordpress-demo, which the seed's
+ * wordpress-demo application selects) and the second as `other-cluster` (label app: other,
+ * which it does not).
+ */
+export function exampleKubernetesClusters(
+  clusters: readonly Pick<RemoteCluster, 'name' | 'kubeconfig'>[],
+): KubernetesClusterRegistration[] {
+  const examples = [
+    { name: 'wordpress-demo-cluster', labels: { app: 'wordpress-demo' } },
+    { name: 'other-cluster', labels: { app: 'other' } },
+  ];
+  return clusters.slice(0, examples.length).map((cluster, index) => ({ ...examples[index]!, cluster }));
+}
+
+/** Registers exampleKubernetesClusters in namespace `complex`, so that `kubectl apply -f examples/workload/` works. */
+export function applyExampleKubernetesClusters(
+  controlKubeconfigPath: string,
+  clusters: readonly Pick<RemoteCluster, 'name' | 'kubeconfig'>[],
+): Promise<void> {
+  return applyKubernetesClusters(controlKubeconfigPath, EXAMPLES_WORKLOAD_NAMESPACE, exampleKubernetesClusters(clusters));
 }

@@ -1,8 +1,9 @@
 // The same real servers as the dev stack, for a test run: free ports, state in a
 // directory the caller owns (normally a temp dir), and plain child processes that
 // die with the test run. No worker or watcher: tests start their own. Like the dev
-// stack it can run remote clusters, targets for Objects, registered as Secrets in
-// the control cluster.
+// stack it can run remote clusters, targets for Objects and workloads, registered as
+// Secrets, ProviderConfigs and (in namespace `complex`) KubernetesClusters in the control
+// cluster.
 import { join } from 'node:path';
 import { bootstrapCluster } from './cluster-bootstrap';
 import { startKubeCluster } from './kube';
@@ -10,6 +11,7 @@ import { startMoto } from './moto';
 import { freePort } from './ports';
 import {
   REMOTE_CLUSTER_SECRET_NAMESPACE,
+  applyExampleKubernetesClusters,
   applyRemoteProviderConfigs,
   registerRemoteClusters,
   remoteClusterSecretName,
@@ -101,8 +103,16 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       options.bootstrap ? bootstrapCluster(kube.value.kubeconfigPath, moto.value.endpoint) : undefined,
       registerRemoteClusters(kube.value.kubeconfigPath, remotes.value.clusters),
     ]);
-    // ProviderConfigs need the CRDs, which only a bootstrapped cluster has.
-    if (options.bootstrap) await applyRemoteProviderConfigs(kube.value.kubeconfigPath, remotes.value.clusters);
+    // ProviderConfigs and KubernetesClusters need the CRDs, which only a bootstrapped cluster has.
+    // The example KubernetesClusters (namespace `complex`) are the dev stack's, so that
+    // examples/workload/ applies as written; tests register their own in their own namespace
+    // (applyKubernetesClusters; test/integration/kubernetes-clusters.ts).
+    if (options.bootstrap) {
+      await Promise.all([
+        applyRemoteProviderConfigs(kube.value.kubeconfigPath, remotes.value.clusters),
+        applyExampleKubernetesClusters(kube.value.kubeconfigPath, remotes.value.clusters),
+      ]);
+    }
   } catch (error) {
     await stop();
     throw new Error(`the test cluster could not be bootstrapped: ${error instanceof Error ? error.message : String(error)}`);

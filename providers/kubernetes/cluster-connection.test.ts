@@ -1,10 +1,12 @@
-// Reaching a target cluster from a ProviderConfig: a kubeconfig from a Secret, or the worker's
-// own credentials. A missing or malformed Secret is a clear, non-retryable error that names the
-// Secret and never repeats its content.
+// Reaching a target cluster from a ProviderConfig (a kubeconfig from a Secret, or the worker's
+// own credentials) or from a KubernetesCluster (the kubeconfig in its connection Secret). A
+// missing or malformed Secret is a clear, non-retryable error that names the Secret and never
+// repeats its content.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConnectContext } from '../../runtime/external-client';
+import type { ConnectContext, ControlObjectKey } from '../../runtime/external-client';
+import type { ManagedResource } from '../../runtime/managed-resource';
 import { ClassifiedError } from '../../runtime/errors';
-import { connectToCluster, forgetClusterConnections } from './cluster-connection';
+import { connectToCluster, connectToKubernetesCluster, forgetClusterConnections } from './cluster-connection';
 
 const KUBECONFIG = `apiVersion: v1
 kind: Config
@@ -58,5 +60,141 @@ describe('connecting to a target cluster', () => {
   it('reads the ProviderConfig again after a failure, instead of keeping the failure', async () => {
     await expect(connectToCluster('remote', context(fromSecret, undefined))).rejects.toThrow();
     await expect(connectToCluster('remote', context(fromSecret, KUBECONFIG))).resolves.toMatchObject({ key: expect.any(String) });
+  });
+});
+
+describe('connecting to a KubernetesCluster', () => {
+  const dependent = { metadata: { uid: 'uid-of-resource', name: 'wordpress-demo-deployment', namespace: 'complex' } } as ManagedResource;
+  const ref = { namespace: 'complex', name: 'wordpress-demo-cluster' };
+  const cluster = (secretName: string | undefined) => ({
+    apiVersion: 'compute.crossplane.io/v1alpha1',
+    kind: 'KubernetesCluster',
+    metadata: { namespace: 'complex', name: 'wordpress-demo-cluster', labels: { app: 'wordpress-demo' } },
+    spec: secretName === undefined ? {} : { writeConnectionSecretToRef: { name: secretName } },
+  });
+
+  /** A control cluster holding what `objects` and `secrets` say, and a record of every read. */
+  function controlCluster(objects: { cluster?: object }, secrets: Record<string, string | undefined>) {
+    const reads: { key: ControlObjectKey; dependentUid: string }[] = [];
+    const secretReads: string[] = [];
+    const context: ConnectContext = {
+      getClusterObject: async () => {
+        throw new Error('a KubernetesCluster is namespaced: not read as a cluster-scoped object');
+      },
+      getSecretValue: async (namespace, name, key) => {
+        secretReads.push(`${namespace}/${name}/${key}`);
+        return secrets[`${namespace}/${name}/${key}`];
+      },
+      readControlObject: async (key, dep) => {
+        reads.push({ key, dependentUid: dep.metadata.uid! });
+        return objects.cluster as Record<string, unknown> | undefined;
+      },
+    };
+    return { context, reads, secretReads };
+  }
+
+  it('reads the kubeconfig under key "kubeconfig" of the connection Secret, in the KubernetesCluster\'s namespace', async () => {
+    const { context, reads, secretReads } = controlCluster(
+      { cluster: cluster('wordpress-demo-cluster-kubeconfig') },
+      {
+        'complex/wordpress-demo-cluster-kubeconfig/kubeconfig': KUBECONFIG,
+      },
+    );
+    const connection = await connectToKubernetesCluster(ref, context, dependent);
+    expect(connection.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.1:16443');
+    expect(reads).toEqual([
+      {
+        key: {
+          apiVersion: 'compute.crossplane.io/v1alpha1',
+          kind: 'KubernetesCluster',
+          namespace: 'complex',
+          name: 'wordpress-demo-cluster',
+        },
+        dependentUid: 'uid-of-resource',
+      },
+    ]);
+    expect(secretReads).toEqual(['complex/wordpress-demo-cluster-kubeconfig/kubeconfig']);
+  });
+
+  it('yields the same connection key as a ProviderConfig with the same kubeconfig, so clients and watches are shared', async () => {
+    const viaCluster = await connectToKubernetesCluster(
+      ref,
+      controlCluster({ cluster: cluster('s') }, { 'complex/s/kubeconfig': KUBECONFIG }).context,
+      dependent,
+    );
+    const viaProviderConfig = await connectToCluster('remote', context(fromSecret, KUBECONFIG));
+    expect(viaCluster.key).toBe(viaProviderConfig.key);
+  });
+
+  it('reuses the Secret it read for 10 s, yet reads the KubernetesCluster for every dependent, so each one follows it', async () => {
+    const { context, reads, secretReads } = controlCluster({ cluster: cluster('s') }, { 'complex/s/kubeconfig': KUBECONFIG });
+    const other = { metadata: { uid: 'uid-of-other', name: 'wordpress-demo-service', namespace: 'complex' } } as ManagedResource;
+    const first = await connectToKubernetesCluster(ref, context, dependent, 1_000);
+    const second = await connectToKubernetesCluster(ref, context, other, 5_000);
+    expect(second).toBe(first);
+    expect(reads.map((r) => r.dependentUid)).toEqual(['uid-of-resource', 'uid-of-other']);
+    expect(secretReads).toHaveLength(1);
+    await connectToKubernetesCluster(ref, context, dependent, 12_000);
+    expect(secretReads).toHaveLength(2);
+  });
+
+  it('reads the Secret the KubernetesCluster names now, not the one it named before', async () => {
+    const objects: { cluster?: object } = { cluster: cluster('old') };
+    const { context } = controlCluster(objects, { 'complex/old/kubeconfig': KUBECONFIG, 'complex/new/kubeconfig': undefined });
+    await connectToKubernetesCluster(ref, context, dependent);
+    objects.cluster = cluster('new');
+    const error = await connectToKubernetesCluster(ref, context, dependent).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/Secret complex\/new /);
+  });
+
+  it.each([
+    ['a missing KubernetesCluster', undefined, KUBECONFIG, /^cannot get KubernetesCluster complex\/wordpress-demo-cluster: not found$/],
+    [
+      'a KubernetesCluster without a connection Secret',
+      cluster(undefined),
+      KUBECONFIG,
+      /KubernetesCluster complex\/wordpress-demo-cluster has no spec.writeConnectionSecretToRef.name/,
+    ],
+    [
+      'a missing Secret or key',
+      cluster('s'),
+      undefined,
+      /^cannot read the kubeconfig: key "kubeconfig" of Secret complex\/s \(KubernetesCluster complex\/wordpress-demo-cluster\) not found$/,
+    ],
+    ['text that is not a kubeconfig', cluster('s'), 'token: sekret-token-value\n: : :', /not valid YAML or JSON|no current context/],
+    [
+      'a kubeconfig without a current context',
+      cluster('s'),
+      KUBECONFIG.replace('current-context: remote', ''),
+      /^the kubeconfig in key "kubeconfig" of Secret complex\/s \(KubernetesCluster complex\/wordpress-demo-cluster\) has no current context/,
+    ],
+  ])('refuses %s with a message that names it and never shows the content', async (_what, found, secret, message) => {
+    const { context } = controlCluster({ cluster: found }, { 'complex/s/kubeconfig': secret });
+    const error = await connectToKubernetesCluster(ref, context, dependent).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClassifiedError);
+    expect((error as ClassifiedError).failureClass).toBe('MissingConfiguration');
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('sekret');
+  });
+
+  it('reads the Secret again after a failure, instead of keeping the failure', async () => {
+    const secrets: Record<string, string | undefined> = { 'complex/s/kubeconfig': undefined };
+    const { context } = controlCluster({ cluster: cluster('s') }, secrets);
+    await expect(connectToKubernetesCluster(ref, context, dependent)).rejects.toThrow(/not found/);
+    secrets['complex/s/kubeconfig'] = KUBECONFIG;
+    await expect(connectToKubernetesCluster(ref, context, dependent)).resolves.toMatchObject({ key: expect.any(String) });
+  });
+
+  it('keeps apart KubernetesClusters of the same name in different namespaces', async () => {
+    const secrets = { 'complex/s/kubeconfig': KUBECONFIG, 'other/s/kubeconfig': KUBECONFIG.replace('16443', '16444') };
+    const inComplex = await connectToKubernetesCluster(ref, controlCluster({ cluster: cluster('s') }, secrets).context, dependent);
+    const inOther = await connectToKubernetesCluster(
+      { namespace: 'other', name: ref.name },
+      controlCluster({ cluster: cluster('s') }, secrets).context,
+      dependent,
+    );
+    expect(inComplex.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.1:16443');
+    expect(inOther.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.1:16444');
+    expect(inOther.key).not.toBe(inComplex.key);
   });
 });

@@ -38,6 +38,7 @@ describe('TargetWatches', () => {
 
     // Our own write: its echo wakes nobody, and until the cache has it, the cache does not answer.
     const before = wakes.watched;
+    watches.writing(key(watched));
     const ours = await core.replaceNamespacedConfigMap({
       namespace: 'default',
       name: watched,

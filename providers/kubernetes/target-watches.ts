@@ -23,14 +23,20 @@ export interface TargetKey {
 /** Called when the watched object changes; the Object's workflow should run a pass. */
 export type Wake = () => void;
 
+/** Every object of one kind in one namespace ('' for all namespaces, or a cluster-scoped kind). */
+export type TargetScope = Omit<TargetKey, 'name'>;
+
+/** Which changed objects of a followed scope wake the follower; all of them when absent. */
+export type WakesFor = (obj: KubernetesObject) => boolean;
+
 const LIST_PAGE = 500;
 
 /**
  * KubernetesObjectApi knows how to find any kind's resource through discovery (and caches it);
- * a watch needs that resource's collection path, which it keeps to itself. Plain, so that the
- * list's items and the watch's events are alike.
+ * a watch needs that resource's collection path, and a client whether the kind is namespaced,
+ * which it keeps to itself. Plain, so that the list's items and the watch's events are alike.
  */
-class DiscoveringObjectApi extends PlainObjectApi {
+export class DiscoveringObjectApi extends PlainObjectApi {
   /** `/api/v1/configmaps`, `/apis/apps/v1/deployments`: every object of the kind, all namespaces. */
   async collectionPath(apiVersion: string, kind: string): Promise<{ path: string; plural: string; namespaced: boolean }> {
     const resource = await this.resource(apiVersion, kind);
@@ -53,6 +59,10 @@ export class TargetWatches {
   private readonly ownWrites = new Map<string, string>();
   /** Targets we asked to delete that the watch may still show: the server answers for them. */
   private readonly ownDeletes = new Set<string>();
+  /** Targets with a write of ours on its way → the resourceVersions of the events held meanwhile. */
+  private readonly writesInFlight = new Map<string, (string | undefined)[]>();
+  /** Scope → who to wake when any object in it changes (a scheduler waiting for a cluster to appear). */
+  private readonly scopeFollowers = new Map<string, Map<string, { wake: Wake; wakesFor?: WakesFor }>>();
 
   constructor(private readonly onError: (what: string, error: unknown, retryInSeconds: number) => void = () => {}) {}
 
@@ -78,6 +88,39 @@ export class TargetWatches {
     return found ? { ...found, apiVersion: key.apiVersion, kind: key.kind } : null;
   }
 
+  /**
+   * Every object of the scope as the shared watch holds it, or undefined when the cache cannot
+   * answer yet (not synced), and the caller must list from the API server.
+   */
+  async cachedList(scope: TargetScope, kubeConfig: KubeConfig): Promise<KubernetesObject[] | undefined> {
+    const shared = await this.shared(scope, kubeConfig).catch(() => undefined);
+    if (!shared || shared.watch.appliedResourceVersion() === undefined) return undefined;
+    return shared.watch
+      .list()
+      .filter((o) => !scope.namespace || o.metadata?.namespace === scope.namespace)
+      .map((o) => ({ ...o, apiVersion: scope.apiVersion, kind: scope.kind }));
+  }
+
+  /**
+   * Wakes `wake` whenever an object of the scope for which `wakesFor` holds changes, appears or
+   * goes, until `unfollowScope`: what a list-based decision (which clusters match a selector,
+   * which children an owner has) needs to be taken again. Starts the kind's watch.
+   */
+  followScope(scope: TargetScope, kubeConfig: KubeConfig, followerUid: string, wake: Wake, wakesFor?: WakesFor): void {
+    const id = scopeId(scope);
+    let followers = this.scopeFollowers.get(id);
+    if (!followers) this.scopeFollowers.set(id, (followers = new Map()));
+    followers.set(followerUid, { wake, wakesFor });
+    void this.shared(scope, kubeConfig).catch(() => undefined);
+  }
+
+  unfollowScope(scope: TargetScope, followerUid: string): void {
+    const id = scopeId(scope);
+    const followers = this.scopeFollowers.get(id);
+    followers?.delete(followerUid);
+    if (followers?.size === 0) this.scopeFollowers.delete(id);
+  }
+
   /** Wakes `wake` whenever the target changes, from now on, until `unfollow`. Starts the kind's watch. */
   follow(key: TargetKey, kubeConfig: KubeConfig, objectUid: string, wake: Wake): void {
     const id = targetId(key);
@@ -98,9 +141,25 @@ export class TargetWatches {
     }
   }
 
-  /** Records the resourceVersion of our own write to the target, so its watch echo wakes nobody. */
+  /**
+   * Says a write of ours to the target is on its way. Its echo may come back on the watch
+   * before the write's answer does; until `wrote`, the target's events are held instead of
+   * waking anyone, and `wrote` then wakes for those that were not our write.
+   */
+  writing(key: TargetKey): void {
+    this.writesInFlight.set(targetId(key), []);
+  }
+
+  /**
+   * Records the resourceVersion of our own write to the target (undefined when it failed), so
+   * its watch echo wakes nobody.
+   */
   wrote(key: TargetKey, resourceVersion: string | undefined): void {
-    if (resourceVersion) this.ownWrites.set(targetId(key), resourceVersion);
+    const id = targetId(key);
+    if (resourceVersion) this.ownWrites.set(id, resourceVersion);
+    const held = this.writesInFlight.get(id);
+    this.writesInFlight.delete(id);
+    if (held?.some((version) => version !== resourceVersion)) this.wakeFollowers(id);
   }
 
   /**
@@ -118,7 +177,7 @@ export class TargetWatches {
     this.watches.clear();
   }
 
-  private shared(key: TargetKey, kubeConfig: KubeConfig): Promise<SharedWatch> {
+  private shared(key: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, kubeConfig: KubeConfig): Promise<SharedWatch> {
     const id = kindId(key);
     let shared = this.watches.get(id);
     if (!shared) {
@@ -130,7 +189,7 @@ export class TargetWatches {
     return shared;
   }
 
-  private async start(key: TargetKey, kubeConfig: KubeConfig): Promise<SharedWatch> {
+  private async start(key: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, kubeConfig: KubeConfig): Promise<SharedWatch> {
     const objects = DiscoveringObjectApi.forConfig(kubeConfig);
     const { path, plural } = await objects.collectionPath(key.apiVersion, key.kind);
     const [group, version] = key.apiVersion.includes('/') ? key.apiVersion.split('/') : ['', key.apiVersion];
@@ -171,14 +230,28 @@ export class TargetWatches {
 
   private changed(kindOf: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, obj: KubernetesObject): void {
     const key: TargetKey = { ...kindOf, namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' };
+    for (const scope of [
+      { ...kindOf, namespace: key.namespace },
+      { ...kindOf, namespace: '' },
+    ]) {
+      for (const { wake, wakesFor } of this.scopeFollowers.get(scopeId(scope))?.values() ?? []) if (!wakesFor || wakesFor(obj)) wake();
+      if (!key.namespace) break;
+    }
     const id = targetId(key);
-    const followers = this.followers.get(id);
-    if (!followers) return;
+    if (!this.followers.has(id)) return;
+    const held = this.writesInFlight.get(id);
+    if (held) return void held.push(obj.metadata?.resourceVersion);
     // The echo of our own apply: the pass that wrote it already knows what it wrote.
     if (obj.metadata?.resourceVersion !== undefined && obj.metadata.resourceVersion === this.ownWrites.get(id)) return;
-    for (const wake of followers.values()) wake();
+    this.wakeFollowers(id);
+  }
+
+  private wakeFollowers(id: string): void {
+    for (const wake of this.followers.get(id)?.values() ?? []) wake();
   }
 }
+
+const scopeId = (scope: TargetScope) => `${kindId(scope)}|${scope.namespace}|*`;
 
 const kindId = (key: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>) => `${key.cluster}|${key.apiVersion}|${key.kind}`;
 const targetId = (key: TargetKey) => `${kindId(key)}|${key.namespace}|${key.name}`;

@@ -7,19 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlPlane, condition, eventually, remoteKubectl } from './harness';
 import { runKubectl } from './kubectl';
-import {
-  REMOTE,
-  apply,
-  atProviderOf,
-  configMap,
-  deleteObjects,
-  getObject,
-  gone,
-  namer,
-  object,
-  ready,
-  remoteConfigMap,
-} from './objects';
+import { REMOTE, apply, atProviderOf, configMap, deleteObjects, getObject, gone, namer, object, ready, remoteConfigMap } from './objects';
 
 let plane: ControlPlane;
 beforeAll(async () => {
@@ -42,6 +30,17 @@ describe('Object', () => {
     expect(atProviderOf(found)).toMatchObject({ kind: 'ConfigMap', metadata: { name, namespace: 'default', uid: live!.metadata.uid } });
     expect(found.metadata.annotations?.['crossplane.io/external-name']).toBe(name);
 
+    await deleteObjects(name);
+    await gone(name);
+    expect(await remoteConfigMap(name)).toBeUndefined();
+  });
+
+  it('puts a namespaced manifest without a namespace in default, as kubectl does, and finds it there', async () => {
+    const name = named('no-namespace');
+    await apply(object(name, { apiVersion: 'v1', kind: 'ConfigMap', data: { where: 'default' } }));
+    const found = await ready(name);
+    expect((await remoteConfigMap(name))?.data).toEqual({ where: 'default' });
+    expect(atProviderOf(found)?.metadata).toMatchObject({ name, namespace: 'default' });
     await deleteObjects(name);
     await gone(name);
     expect(await remoteConfigMap(name)).toBeUndefined();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectionDetailsOf, type TargetRef } from './connection-details';
-import type { DesiredObject } from './target';
+import type { DesiredObject } from '../remote/target';
 
 const target: DesiredObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'apps' } };
 const objects: Record<string, Record<string, unknown>> = {

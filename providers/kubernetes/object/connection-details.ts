@@ -8,7 +8,7 @@ import { ClassifiedError } from '../../../runtime/errors';
 import type { ConnectionDetails } from '../../../runtime/external-client';
 import { FieldPathError, getValue, parseFieldPath, type Segment } from '../../../runtime/references/fieldpath';
 import { isSecret } from './sanitize';
-import { describeTarget, type DesiredObject } from './target';
+import { describeTarget, type DesiredObject } from '../remote/target';
 
 export interface ConnectionDetailSpec {
   apiVersion?: string;

@@ -1,11 +1,11 @@
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { TargetCalls } from './target-calls';
+import { TargetCalls } from './calls';
 
 const apiError = (code: number, message: string) => new ApiException(code, 'failed', JSON.stringify({ kind: 'Status', message }), {});
 
 describe('TargetCalls', () => {
-  const calls = new TargetCalls('remote-1', 50);
+  const calls = new TargetCalls('target cluster (ProviderConfig "remote-1")', 50);
 
   it('answers notFound for a 404 when the caller expects one', async () => {
     expect(

@@ -1,11 +1,12 @@
-// Whether the target already is as this Object wants it, without writing to it. Two cheap
-// answers first: a spec changed since our last apply is out of date (an apply must drop the
-// fields it no longer names), and a target that contains every field of the manifest as
-// written is up to date. When that containment check fails it may only be the API server's
-// normalization (`cpu: 1000m` read back as `1`, defaulted list items such as a port's
-// protocol), so a dry-run server-side apply decides: the target is up to date when applying
-// would change nothing. The verdict is kept per target resourceVersion and manifest, so a
-// settled Object pays for the dry run once, not on every pass.
+// Whether a target object already is as its managed resource (an Object, a
+// KubernetesApplicationResource) wants it, without writing to it. Two cheap answers first: a
+// spec changed since our last apply is out of date (an apply must drop the fields it no longer
+// names), and a target that contains every field of the manifest as written is up to date.
+// When that containment check fails it may only be the API server's normalization (`cpu:
+// 1000m` read back as `1`, defaulted list items such as a port's protocol), so a dry-run
+// server-side apply decides: the target is up to date when applying would change nothing.
+// The verdict is kept per target resourceVersion and manifest, so a settled resource pays for
+// the dry run once, not on every pass.
 import { createHash } from 'node:crypto';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
@@ -16,39 +17,40 @@ interface Verdict {
   upToDate: boolean;
 }
 
+/** Verdicts are kept per `targetId`: one target of one managed resource (remote/cluster.ts forms it). */
 export class UpToDateCheck {
-  /** Object uid → the manifest digest of our last apply, while this worker lives. */
+  /** Target → the manifest digest of our last apply, while this worker lives. */
   private readonly applied = new Map<string, string>();
-  /** Object uid → the dry run's verdict for one manifest and target resourceVersion. */
+  /** Target → the dry run's verdict for one manifest and target resourceVersion. */
   private readonly verdicts = new Map<string, Verdict>();
 
   async isUpToDate(
-    objectUid: string,
+    targetId: string,
     desired: KubernetesObject,
     live: KubernetesObject,
     dryRunApply: () => Promise<KubernetesObject>,
   ): Promise<boolean> {
     const manifest = digest(desired);
-    const lastApplied = this.applied.get(objectUid);
+    const lastApplied = this.applied.get(targetId);
     if (lastApplied !== undefined && lastApplied !== manifest) return false;
     if (contains(live, desired)) return true;
     const resourceVersion = live.metadata?.resourceVersion;
-    const known = this.verdicts.get(objectUid);
+    const known = this.verdicts.get(targetId);
     if (known && known.manifest === manifest && known.resourceVersion === resourceVersion) return known.upToDate;
     const upToDate = isDeepStrictEqual(withoutBookkeeping(await dryRunApply()), withoutBookkeeping(live));
-    this.verdicts.set(objectUid, { manifest, resourceVersion, upToDate });
+    this.verdicts.set(targetId, { manifest, resourceVersion, upToDate });
     return upToDate;
   }
 
   /** Records a successful apply of `desired`. */
-  recordApply(objectUid: string, desired: KubernetesObject): void {
-    this.applied.set(objectUid, digest(desired));
-    this.verdicts.delete(objectUid);
+  recordApply(targetId: string, desired: KubernetesObject): void {
+    this.applied.set(targetId, digest(desired));
+    this.verdicts.delete(targetId);
   }
 
-  forget(objectUid: string): void {
-    this.applied.delete(objectUid);
-    this.verdicts.delete(objectUid);
+  forget(targetId: string): void {
+    this.applied.delete(targetId);
+    this.verdicts.delete(targetId);
   }
 }
 

@@ -1,7 +1,7 @@
 // Every call to a target cluster goes through here: bounded in time, so that an unreachable
 // cluster fails the pass with its connection error instead of hanging the activity, and with
-// the target's own message, classified, and naming the ProviderConfig, in the error the
-// Object's Synced condition shows.
+// the target's own message, classified, and naming where the cluster came from (an Object's
+// ProviderConfig, a workload's KubernetesCluster), in the error the Synced condition shows.
 import { ApiException } from '@kubernetes/client-node';
 import { ClassifiedError, type FailureClass } from '../../../runtime/errors';
 
@@ -9,8 +9,9 @@ import { ClassifiedError, type FailureClass } from '../../../runtime/errors';
 export const TARGET_CALL_TIMEOUT_MS = 20_000;
 
 export class TargetCalls {
+  /** `where` names the cluster in every message: `target cluster (ProviderConfig "remote-1")`. */
   constructor(
-    private readonly providerConfig: string,
+    private readonly where: string,
     private readonly timeoutMs = TARGET_CALL_TIMEOUT_MS,
   ) {}
 
@@ -19,7 +20,7 @@ export class TargetCalls {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new ClassifiedError('Transient', `${this.where()}: ${what} timed out after ${this.timeoutMs / 1000} s`)),
+        () => reject(new ClassifiedError('Transient', `${this.where}: ${what} timed out after ${this.timeoutMs / 1000} s`)),
         this.timeoutMs,
       );
     });
@@ -33,22 +34,18 @@ export class TargetCalls {
     }
   }
 
-  private where(): string {
-    return `target cluster (ProviderConfig "${this.providerConfig}")`;
-  }
-
   private classified(what: string, error: unknown): Error {
     if (error instanceof ClassifiedError) return error;
     if (error instanceof ApiException) {
       // A 404 that is no Status comes from the router, not from a resource: nothing serves the
       // path, so the kind is not (yet) there, as before its CRD is installed.
       const reason = error.code === 404 && !isStatus(error.body) ? 'the target cluster does not serve this kind (yet)' : apiMessage(error);
-      return new ClassifiedError(classOf(error.code), `${this.where()}: cannot ${what}: ${reason}`);
+      return new ClassifiedError(classOf(error.code), `${this.where}: cannot ${what}: ${reason}`);
     }
     // Discovery's answer for a kind the target does not serve (yet: its CRD may come later),
     // and network failures (ECONNREFUSED, TLS): both may pass.
     const message = error instanceof Error ? error.message : String(error);
-    return new ClassifiedError('Transient', `${this.where()}: cannot ${what}: ${message}`);
+    return new ClassifiedError('Transient', `${this.where}: cannot ${what}: ${message}`);
   }
 }
 

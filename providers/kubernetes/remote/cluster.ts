@@ -1,0 +1,142 @@
+// A managed resource's hands in a target cluster, for every kind that manages objects there
+// (provider-kubernetes' Object, a KubernetesApplicationResource and the Secrets it propagates).
+// Reads come from one shared watch per cluster and kind (target-watches.ts), which also wakes
+// the resource when what it read changes; writes are server-side applies with the resource's
+// own field manager, forced for the fields it names, so it never fights other controllers over
+// fields it does not name; drift is decided without writing (up-to-date.ts); every call is
+// bounded and classified (calls.ts). Clients, watches and drift verdicts are per worker, so
+// all kinds on one cluster share them.
+import { PatchStrategy, type KubeConfig, type KubernetesObject, type KubernetesObjectApi } from '@kubernetes/client-node';
+import { createLogger } from '../../../runtime/logger';
+import type { ManagedResource } from '../../../runtime/managed-resource';
+import type { ClusterConnection } from '../cluster-connection';
+import { DiscoveringObjectApi, TargetWatches, type TargetKey } from '../target-watches';
+import { TargetCalls } from './calls';
+import { describeTarget, fieldManagerOf, targetKeyOf, type DesiredObject } from './target';
+import { UpToDateCheck } from './up-to-date';
+
+/** The managed resource on whose behalf the calls are made. */
+export type Owner = ManagedResource<unknown, unknown>;
+/** Asks for a pass of the owner's workflow (ConnectContext.wake). */
+export type WakeOwner = (owner: ManagedResource) => void;
+
+const log = createLogger('remote-cluster');
+const watches = new TargetWatches((what, error, retryIn) =>
+  log.warn({ what, err: String(error), retryInSeconds: retryIn }, 'watch of target objects failed; retrying'),
+);
+const upToDateCheck = new UpToDateCheck();
+// One client per cluster: it caches discovery (which resource serves a kind), which a client
+// per pass would ask the target again for every call.
+const clients = new Map<string, DiscoveringObjectApi>();
+
+function clientFor(connection: ClusterConnection): DiscoveringObjectApi {
+  let client = clients.get(connection.key);
+  if (!client) clients.set(connection.key, (client = DiscoveringObjectApi.forConfig(connection.kubeConfig)));
+  return client;
+}
+
+export class RemoteCluster {
+  private readonly kubeConfig: KubeConfig;
+  private readonly api: DiscoveringObjectApi;
+  private readonly calls: TargetCalls;
+
+  /** `where` names the cluster in error messages: `target cluster (ProviderConfig "remote-1")`. */
+  constructor(
+    private readonly connection: ClusterConnection,
+    where: string,
+    private readonly wake: WakeOwner | undefined,
+  ) {
+    this.kubeConfig = connection.kubeConfig;
+    this.api = clientFor(connection);
+    this.calls = new TargetCalls(where);
+  }
+
+  keyOf(target: DesiredObject | Omit<TargetKey, 'cluster'>): TargetKey {
+    return 'metadata' in target ? targetKeyOf(this.connection.key, target) : { cluster: this.connection.key, ...target };
+  }
+
+  /** The target from the shared watch, or from the server when the watch cannot answer yet; its changes wake `owner`. */
+  async read(owner: Owner, key: TargetKey): Promise<KubernetesObject | undefined> {
+    const wake = this.wake;
+    if (wake) watches.follow(key, this.kubeConfig, owner.metadata.uid, () => wake(owner as ManagedResource));
+    const cached = await this.calls.run(`watch ${key.kind} (${key.apiVersion})`, () => watches.cached(key, this.kubeConfig));
+    if (cached !== undefined) return cached ?? undefined;
+    return this.calls.run(
+      `get ${describeTarget(key)}`,
+      () =>
+        this.api.read({ apiVersion: key.apiVersion, kind: key.kind, metadata: { name: key.name, namespace: key.namespace || undefined } }),
+      () => undefined,
+    );
+  }
+
+  /**
+   * `desired` where the API server will put it: a namespaced kind without a namespace goes to
+   * default (as kubectl does), so that reads look where the object is. Discovery is cached.
+   */
+  async placed<T extends DesiredObject>(desired: T): Promise<T> {
+    if (desired.metadata.namespace) return desired;
+    const { namespaced } = await this.calls.run(`find ${desired.kind} (${desired.apiVersion})`, () =>
+      this.api.collectionPath(desired.apiVersion, desired.kind),
+    );
+    return namespaced ? { ...desired, metadata: { ...desired.metadata, namespace: 'default' } } : desired;
+  }
+
+  /** Whether applying `desired` would change nothing in `live`; asks a dry run only when it must. */
+  isUpToDate(owner: Owner, desired: DesiredObject, live: KubernetesObject): Promise<boolean> {
+    return upToDateCheck.isUpToDate(verdictId(owner, this.keyOf(desired)), desired, live, () =>
+      this.serverSideApply(owner, desired, 'All'),
+    );
+  }
+
+  /**
+   * Applies `desired` with the owner's field manager, and remembers it for the drift check and
+   * the watch. Forced unless `claim`: a first apply that must not take fields another manager
+   * holds (two owners racing for one new object: the later one gets a conflict, not the object).
+   */
+  async apply(owner: Owner, desired: DesiredObject, options: { claim?: boolean } = {}): Promise<KubernetesObject> {
+    const key = this.keyOf(desired);
+    watches.writing(key);
+    let applied: KubernetesObject | undefined;
+    try {
+      applied = await this.serverSideApply(owner, desired, undefined, !options.claim);
+    } finally {
+      watches.wrote(key, applied?.metadata?.resourceVersion);
+    }
+    upToDateCheck.recordApply(verdictId(owner, key), desired);
+    return applied;
+  }
+
+  /** Starts deleting the target; true when it was already gone. */
+  async delete(target: DesiredObject): Promise<boolean> {
+    const key = this.keyOf(target);
+    watches.deleting(key);
+    return this.calls.run(
+      `delete ${describeTarget(key)}`,
+      async () => (await this.api.delete(target), false),
+      () => true,
+    );
+  }
+
+  /** Any other bounded, classified call with this cluster's client. */
+  run<T>(what: string, call: (api: KubernetesObjectApi) => Promise<T>): Promise<T> {
+    return this.calls.run(what, () => call(this.api));
+  }
+
+  /** The owner and these targets have parted: stop following them and forget what we knew. */
+  release(owner: Owner, keys: readonly TargetKey[]): void {
+    for (const key of keys) {
+      watches.unfollow(key, owner.metadata.uid);
+      upToDateCheck.forget(verdictId(owner, key));
+    }
+  }
+
+  private serverSideApply(owner: Owner, desired: DesiredObject, dryRun?: 'All', force = true): Promise<KubernetesObject> {
+    const what = `${dryRun ? 'dry-run ' : ''}apply ${describeTarget(this.keyOf(desired))} of ${desired.apiVersion}`;
+    return this.calls.run(what, () =>
+      this.api.patch(desired, undefined, dryRun, fieldManagerOf(owner.metadata), force, PatchStrategy.ServerSideApply),
+    );
+  }
+}
+
+/** One drift verdict per owner and target: a resource may apply several objects (a template and its Secrets). */
+const verdictId = (owner: Owner, key: TargetKey) => `${owner.metadata.uid}|${key.apiVersion}|${key.kind}|${key.namespace}|${key.name}`;
