@@ -8,7 +8,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlPlane, condition, eventually, remoteKubectl, type VpcObject } from './harness';
+import { kubernetesApplicationResourceApi } from '../../providers/kubernetes/workload/resource/schema';
+import { refFor, workflowIdFor } from '../../runtime/managed-kind';
+import { ControlPlane, condition, eventually, remoteKubectl, textOf, type VpcObject } from './harness';
 import { registerKubernetesClusters } from './kubernetes-clusters';
 import { runKubectl } from './kubectl';
 
@@ -160,6 +162,20 @@ describe('the seed’s wordpress-demo application', () => {
     const propagated = await remoteGet('remote-1', 'secret', 'wordpress-demo-deployment-sql', 'wordpress');
     const source = (await get('secret', 'sql'))!;
     expect(propagated?.data).toEqual(source.data);
+    // Its values stay out of status, history, logs and events.
+    const password = 'not-a-real-password';
+    const deploymentWorkflow = workflowIdFor(refFor(kubernetesApplicationResourceApi, NS, 'wordpress-demo-deployment'));
+    const places = {
+      'resource status': JSON.stringify((await get(RESOURCES, 'wordpress-demo-deployment'))?.status),
+      'resource history': textOf(await plane.decodedHistory(deploymentWorkflow)),
+      logs: plane.logs.join(''),
+      events: await runKubectl(['get', 'events', '-n', NS, '-o', 'json']),
+    };
+    for (const [where, text] of Object.entries(places)) {
+      expect(text.length, where).toBeGreaterThan(0);
+      expect(text.includes(password), `the password in ${where}`).toBe(false);
+      expect(text.includes(Buffer.from(password).toString('base64')), `the encoded password in ${where}`).toBe(false);
+    }
     await runKubectl(['patch', 'secret', '-n', NS, 'sql', '--type=merge', '-p', JSON.stringify({ stringData: { password: 'rotated' } })]);
     await eventually(
       async () => {
