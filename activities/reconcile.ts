@@ -195,6 +195,15 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         };
         if (object.paused) return { found: true, object, poll };
         const { references, blockers, resolved } = await referencesOf(kind, mr, object.deleting);
+        /** What the pass observed whatever the provider answers. */
+        const passBasis = {
+          found: true as const,
+          object,
+          poll,
+          ...(kind.quickProviderCalls ? { quickProviderCalls: true } : {}),
+          references,
+          blockers,
+        };
         try {
           // Observed against the resolved spec: what would be sent to the provider. A create or
           // delete that just answered for this very state of the object has said it already.
@@ -208,27 +217,14 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           const published = object.deleting ? undefined : await connectionSecrets.publish(mr, kind.api, connectionDetails);
           if (published) log.info('published connection details', { resource: `${ref.namespace}/${ref.name}`, published });
           return {
-            found: true,
-            object,
-            poll,
-            ...(kind.quickProviderCalls ? { quickProviderCalls: true } : {}),
-            references,
-            blockers,
+            ...passBasis,
             external: { ...observation, lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined },
           };
         } catch (error) {
           // A provider error is an outcome to report in Synced, not a reason to fail the pass.
           const { failureClass, message } = classify(error);
           log.warn('cannot observe external resource', { resource: `${ref.namespace}/${ref.name}`, failureClass, message });
-          return {
-            found: true,
-            object,
-            poll,
-            ...(kind.quickProviderCalls ? { quickProviderCalls: true } : {}),
-            references,
-            blockers,
-            externalError: { failureClass, message },
-          };
+          return { ...passBasis, externalError: { failureClass, message } };
         }
       });
     },

@@ -30,23 +30,22 @@
 // workflow (all of them up to 50, an even sample above) and of the application's. Per phase: CPU
 // by process (the stack's and the target's), the worker's steps, worker and watcher RSS (sampled
 // every 100 ms). Prints a table and writes JSON to bench/results/application-<N>-<date>.json.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { kubernetesApplicationApi, MAX_TEMPLATES } from '../../providers/kubernetes/workload/application/schema';
 import { kubernetesApplicationResourceApi } from '../../providers/kubernetes/workload/resource/schema';
 import { refFor, type ResourceRef } from '../../runtime/managed-kind';
-import { distinctFreePorts } from '../../stack/peer-support';
-import { applyKubernetesClusters, startRemoteCluster } from '../../stack/remote-clusters';
+import { applyKubernetesClusters } from '../../stack/remote-clusters';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { historyCost } from '../history-cost';
 import { keepAliveKubeConfig } from '../limits/minimal-object-controller';
 import { RssSampler, summarizeLatency } from '../measure';
 import { cpuBetween, cpuSecondsOf, processesUnder } from '../process-cpu';
-import { machine, writeResult } from '../results';
+import { loadAverage, machine, newRunLabel, writeResult } from '../results';
+import { prefixed, withTargetCluster } from '../target-cluster';
 import { watchObjects, type WatchedObjects } from '../watch-objects';
 import { latenciesBetween, readWorkerLatencies } from '../worker-latencies';
 import {
@@ -151,7 +150,8 @@ export async function runApplicationScale(options: ApplicationScaleOptions): Pro
     loadAverage: { atStart: loadAverage() },
   };
   try {
-    await withTargetCluster(join(dir, 'target'), async (target, targetDir) => {
+    await withTargetCluster(join(dir, 'target'), CLUSTER_NAME, async (target) => {
+      const targetDir = target.dir;
       const bench = await startBenchStack({ keep: options.keep });
       if (options.keep) console.log(`Chronoplane's stack: ${bench.dir} (worker and watcher logs under logs/)`);
       try {
@@ -483,29 +483,3 @@ const statusOf = (app: Observed | undefined): ApplyFigures['app'] => ({
   desiredResources: app?.status?.desiredResources,
   submittedResources: app?.status?.submittedResources,
 });
-
-/** The target cluster for the length of `use`, and the directory its processes write their pid files under. */
-async function withTargetCluster<T>(
-  dir: string,
-  use: (cluster: Awaited<ReturnType<typeof startRemoteCluster>>, dir: string) => Promise<T>,
-): Promise<T> {
-  const [apiserverPort, etcdClientPort, etcdPeerPort] = await distinctFreePorts(3);
-  const cluster = await startRemoteCluster(
-    { name: CLUSTER_NAME, dir, apiserverPort: apiserverPort!, etcdClientPort: etcdClientPort!, etcdPeerPort: etcdPeerPort! },
-    false,
-  );
-  try {
-    return await use(cluster, dir);
-  } finally {
-    await cluster.stop();
-  }
-}
-
-/** Process names of the target, kept apart from the control cluster's (both have an etcd). */
-const prefixed = (prefix: string, pids: Record<string, number>) =>
-  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [`${prefix} ${name}`, pid]));
-
-const newRunLabel = () => randomBytes(4).toString('hex');
-
-/** The 1, 5 and 15 minute load averages: on a shared 2-core box they say how noisy a figure is. */
-const loadAverage = () => loadavg().map((load) => Math.round(load * 100) / 100);

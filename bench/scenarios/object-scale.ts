@@ -16,9 +16,8 @@
 // control cluster and no ConfigMap in the target. RSS of the controller's processes is sampled
 // throughout. Ready times are when the watch delivered the status, so they trail the write a
 // little; the limit's times are its own requests', so it is not held back by any watch.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
@@ -26,8 +25,7 @@ import { objectApi } from '../../providers/kubernetes/object/schema';
 import { refFor } from '../../runtime/managed-kind';
 import { applyCrds } from '../../stack/cluster-bootstrap';
 import { startKubeCluster } from '../../stack/kube';
-import { distinctFreePorts } from '../../stack/peer-support';
-import { applyRemoteProviderConfigs, registerRemoteClusters, startRemoteCluster, type RemoteCluster } from '../../stack/remote-clusters';
+import { applyRemoteProviderConfigs, registerRemoteClusters } from '../../stack/remote-clusters';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { historyCost, perWorkflow } from '../history-cost';
 import {
@@ -46,7 +44,8 @@ import { percentile, RssSampler, summarizeLatency } from '../measure';
 import { mapWithConcurrency } from '../parallel';
 import { startProviderKubernetesObjects } from '../peers/provider-kubernetes-objects';
 import { cpuBetween, cpuSecondsOf, processesUnder } from '../process-cpu';
-import { machine, writeResult } from '../results';
+import { loadAverage, machine, newRunLabel, writeResult } from '../results';
+import { clusterPorts, prefixed, withTargetCluster, type TargetCluster } from '../target-cluster';
 import { keyOfObject, watchObjects, type WatchedObjects } from '../watch-objects';
 import { latenciesBetween, readWorkerLatencies } from '../worker-latencies';
 import { printObjectScaleTable, type ObjectLimit, type ObjectRow, type ObjectScaleResult } from './object-scale-table';
@@ -91,9 +90,6 @@ interface Round {
   rss: RssSampler<string>;
   close(): Promise<void>;
 }
-
-/** A target cluster and the directory its processes write their pid files under. */
-type TargetCluster = RemoteCluster & { dir: string };
 
 /** What a row does between its phases; Chronoplane's reads its worker's and Temporal's figures. */
 interface RowHooks {
@@ -395,27 +391,3 @@ async function countConfigMaps(round: Round): Promise<number> {
 }
 
 const runSelector = (round: Round) => `${OBJECT_RUN_LABEL}=${round.run}`;
-
-/** A target cluster (kube-apiserver, etcd, kube-controller-manager) for the length of `use`. */
-async function withTargetCluster<T>(dir: string, name: string, use: (cluster: TargetCluster) => Promise<T>): Promise<T> {
-  const cluster = await startRemoteCluster({ name, dir, ...(await clusterPorts()) }, false);
-  try {
-    return await use({ ...cluster, dir });
-  } finally {
-    await cluster.stop();
-  }
-}
-
-async function clusterPorts(): Promise<{ apiserverPort: number; etcdClientPort: number; etcdPeerPort: number }> {
-  const [apiserverPort, etcdClientPort, etcdPeerPort] = await distinctFreePorts(3);
-  return { apiserverPort: apiserverPort!, etcdClientPort: etcdClientPort!, etcdPeerPort: etcdPeerPort! };
-}
-
-/** Process names of a second cluster, kept apart from the control cluster's (both have an etcd). */
-const prefixed = (prefix: string, pids: Record<string, number>) =>
-  Object.fromEntries(Object.entries(pids).map(([name, pid]) => [`${prefix} ${name}`, pid]));
-
-const newRunLabel = () => randomBytes(4).toString('hex');
-
-/** The 1, 5 and 15 minute load averages: on a shared 2-core box they say how noisy a figure is. */
-const loadAverage = () => loadavg().map((load) => Math.round(load * 100) / 100);

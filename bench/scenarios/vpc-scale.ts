@@ -11,7 +11,6 @@
 //
 // The worker runs at the default poll interval throughout: a short poll would make the idle
 // window measure polling that no user runs.
-import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXTERNAL_NAME } from '../../apis/annotations';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
@@ -28,7 +27,7 @@ import { LIMIT_ACCESS_KEY_ID, minimalVpcApply, minimalVpcDelete, type LimitTarge
 import { percentile, RssSampler, summarizeLatency } from '../measure';
 import { instrumentMoto, phaseBetween, readProbe, type ProbeTarget } from '../phase-probe';
 import { processesUnder } from '../process-cpu';
-import { machine, writeResult } from '../results';
+import { loadAverage, machine, writeResult } from '../results';
 import { keyOfObject, watchObjects, type WatchedObjects } from '../watch-objects';
 import { latenciesBetween, readWorkerLatencies } from '../worker-latencies';
 import { warmUp } from '../warm-up';
@@ -221,6 +220,3 @@ async function measureSettled(
     uncorrected: drift.uncorrected.length,
   };
 }
-
-/** The 1, 5 and 15 minute load averages: on a shared 2-core box they say how noisy a figure is. */
-const loadAverage = () => loadavg().map((load) => Math.round(load * 100) / 100);
