@@ -8,11 +8,13 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubernetesApplicationApi } from '../../providers/kubernetes/workload/application/schema';
 import { kubernetesApplicationResourceApi } from '../../providers/kubernetes/workload/resource/schema';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf, type VpcObject } from './harness';
 import { registerKubernetesClusters } from './kubernetes-clusters';
 import { runKubectl } from './kubectl';
+import { stateQuery } from '../../workflows/api';
 
 /** The seed's namespace: examples/workload/ is applied as written, so this file works in it. */
 const NS = 'complex';
@@ -236,6 +238,57 @@ describe('the seed’s wordpress-demo application', () => {
   });
 });
 
+describe('ordering', () => {
+  it('submits a custom resource only once its CustomResourceDefinition is served, so nothing fails on the way', async () => {
+    const name = 'crd-and-widget';
+    const group = 'ordering.chronoplane.test';
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `widgets.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'string' } } } } },
+            },
+          },
+        ],
+      },
+    };
+    const widget = {
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'first', namespace: 'default' },
+      spec: { size: 'large' },
+    };
+    // The custom resource's template comes first in the list: the order is the waves', not the list's.
+    await apply(
+      application(name, { matchLabels: { app: 'other' } }, [
+        { metadata: { name: `${name}-widget` }, spec: { template: widget } },
+        { metadata: { name: `${name}-crd` }, spec: { template: crd } },
+      ]),
+    );
+    await appState(name, 'Submitted', 120_000);
+    expect((await remoteGet('remote-2', `widgets.${group}`, 'first', 'default'))?.spec).toEqual({ size: 'large' });
+    const warnings = JSON.parse(await runKubectl(['get', 'events', '-n', NS, '--field-selector', 'type=Warning', '-o', 'json'])).items as {
+      involvedObject: { name: string };
+      message: string;
+    }[];
+    expect(warnings.filter((e) => e.involvedObject.name.startsWith(name)).map((e) => e.message)).toEqual([]);
+
+    await runKubectl(['delete', APPS, '-n', NS, name, '--wait=false']);
+    await gone(APPS, name);
+    expect(await remoteGet('remote-2', 'customresourcedefinition', `widgets.${group}`)).toBeUndefined();
+  });
+});
+
 describe('scheduling', () => {
   it('stays Pending with a message while no cluster matches, then proceeds as soon as one is registered', async () => {
     const name = 'waits-for-a-cluster';
@@ -244,7 +297,14 @@ describe('scheduling', () => {
     expect(condition(pending, 'Synced')?.message).toMatch(/no KubernetesCluster in namespace complex matches/);
     expect(await get(RESOURCES, `${name}-config`)).toBeUndefined();
 
+    // Pending long enough for the backoff between its passes (5, 10, then 20 s) to outlast what
+    // follows, so only the KubernetesCluster's watch can schedule it this soon.
+    const workflow = plane.temporal.workflow.getHandle(workflowIdFor(refFor(kubernetesApplicationApi, NS, name)));
+    await eventually(async () => (await workflow.query(stateQuery)).consecutiveFailures >= 3, 'three failed passes', 60_000);
+    const registeredAt = Date.now();
     await registerCluster('late-cluster', 'remote-2', { pool: 'late' });
+    await eventually(async () => (await get(APPS, name))?.status?.clusterRef?.name, 'the application to be scheduled', 15_000);
+    expect(Date.now() - registeredAt, 'scheduled before the next pass the backoff would run').toBeLessThan(18_000);
     const submitted = await appState(name, 'Submitted', 20_000);
     expect(submitted.status.clusterRef.name).toBe('late-cluster');
     expect((await remoteGet('remote-2', 'configmap', `${name}-config`, 'default'))?.data).toEqual({ k: 'v' });
@@ -268,13 +328,15 @@ describe('scheduling', () => {
     expect(await remoteGet('remote-2', 'configmap', `${name}-config`, 'default')).toBeUndefined();
   });
 
-  it('a scheduled cluster that goes away fails its resources with the reason and recovers when it is back, never rescheduled', async () => {
+  it('a scheduled cluster that goes away fails its resources with the reason and recovers when it is back, never rescheduled to another match', async () => {
     const name = 'loses-its-cluster';
     await registerCluster('flaky-cluster', 'remote-2', { pool: 'flaky' });
     await apply(application(name, { matchLabels: { pool: 'flaky' } }, [configMapTemplate(`${name}-config`, { k: 'v' })]));
     await appState(name, 'Submitted');
 
     await runKubectl(['delete', CLUSTERS, '-n', NS, 'flaky-cluster']);
+    // Another cluster that matches just as well is there during the outage: it is not taken.
+    await registerCluster('flaky-spare', 'remote-1', { pool: 'flaky' });
     // An edit while the cluster is gone: it is applied once the cluster is back.
     await setTemplates(name, [configMapTemplate(`${name}-config`, { k: 'w' })]);
     const failed = await eventually(async () => {
@@ -283,6 +345,8 @@ describe('scheduling', () => {
     }, 'the resource to fail');
     expect(condition(failed, 'Synced')?.message).toMatch(/flaky-cluster/);
     expect((await get(APPS, name))?.status?.clusterRef?.name).toBe('flaky-cluster');
+    expect(await remoteGet('remote-1', 'configmap', `${name}-config`, 'default')).toBeUndefined();
+    await runKubectl(['delete', CLUSTERS, '-n', NS, 'flaky-spare']);
 
     await registerCluster('flaky-cluster', 'remote-2', { pool: 'flaky' });
     await appState(name, 'Submitted', 60_000);
