@@ -4,7 +4,9 @@
 // seed 002's table has them, the engine's generic references (patchesFrom into the manifest,
 // fromObject from the Object's root, dependsOn ordering deletion), drift and changes in the
 // target seen through its watch, and bad input.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../stack/paths';
 import { ControlPlane, condition, eventually, remoteKubectl } from './harness';
 import { runKubectl } from './kubectl';
 import { REMOTE, apply, atProviderOf, configMap, deleteObjects, getObject, gone, namer, object, ready, remoteConfigMap } from './objects';
@@ -47,20 +49,15 @@ describe('Object', () => {
   });
 
   it("applies seed 002's v1alpha1 Namespace example as written, for ProviderConfig kubernetes-provider", async () => {
-    const name = named('sample-namespace');
-    await apply({
-      apiVersion: 'kubernetes.crossplane.io/v1alpha1',
-      kind: 'Object',
-      metadata: { name },
-      spec: {
-        forProvider: { manifest: { apiVersion: 'v1', kind: 'Namespace', metadata: { labels: { example: 'true' } } } },
-        providerConfigRef: { name: 'kubernetes-provider' },
-      },
-    });
-    await ready(name);
+    // The file itself, byte for byte the seed's; its Object and Namespace are both sample-namespace.
+    const example = join(repoRoot, 'examples', 'kubernetes', 'namespace.yaml');
+    const name = 'sample-namespace';
+    await runKubectl(['apply', '-f', example]);
+    const found = await ready(name);
     const namespace = JSON.parse(await remoteKubectl(REMOTE, ['get', 'namespace', name, '-o', 'json']));
     expect(namespace.metadata.labels.example).toBe('true');
-    await deleteObjects(name);
+    expect(atProviderOf(found)).toMatchObject({ kind: 'Namespace', metadata: { name, uid: namespace.metadata.uid } });
+    await runKubectl(['delete', '-f', example, '--wait=false']);
     // The remote cluster's namespace controller finishes a Namespace's deletion; the Object waits for it.
     await gone(name);
     await expect(remoteKubectl(REMOTE, ['get', 'namespace', name])).rejects.toThrow(/NotFound/);
@@ -113,7 +110,7 @@ describe('Object', () => {
     );
     await apply(object(orphan, configMap({ a: '1' }), { deletionPolicy: 'Orphan' }, 'v1alpha1'));
     await apply(object(deleted, configMap({ a: '1' }), { managementPolicy: 'Default' }, 'v1alpha1'));
-    await Promise.all([createUpdate, orphan, deleted].map(ready));
+    await Promise.all([createUpdate, orphan, deleted].map((name) => ready(name)));
     await deleteObjects(createUpdate, orphan, deleted);
     await Promise.all([createUpdate, orphan, deleted].map(gone));
     expect(await remoteConfigMap(createUpdate)).toBeDefined();
