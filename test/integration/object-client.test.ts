@@ -53,6 +53,36 @@ const decoded = (value: string | undefined) => Buffer.from(value ?? '', 'base64'
 const historyOf = async (name: string) => textOf(await plane.decodedHistory(workflowIdFor(refFor(objectApi, '', name))));
 
 describe('readiness.policy', () => {
+  it('AllTrue and DeriveFromObject over a Deployment, whose status the target’s controllers write', async () => {
+    const [allTrue, derived] = [named('deploy-all-true'), named('deploy-derived')];
+    // No node runs its pods; with no replicas the deployment controller still reports it
+    // Available and Progressing, as it would anywhere.
+    const deployment = (name: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { namespace: 'default' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+      },
+    });
+    await apply(object(allTrue, deployment(allTrue), { readiness: { policy: 'AllTrue' } }));
+    await apply(object(derived, deployment(derived), { readiness: { policy: 'DeriveFromObject' } }));
+
+    const found = await ready(allTrue, 60_000);
+    const mirrored = atProviderOf(found) as { status?: { conditions?: { type: string; status: string }[] } } | undefined;
+    expect(mirrored?.status?.conditions?.map((c) => `${c.type}=${c.status}`).sort()).toEqual(['Available=True', 'Progressing=True']);
+    // A Deployment has no Ready condition of its own, so DeriveFromObject never finds it Ready, and says so.
+    const waiting = await conditionBecomes(derived, 'Ready', 'False');
+    expect(waiting.message).toBe("the object's Ready condition is not set");
+    expect(condition(await getObject(derived), 'Synced')?.status).toBe('True');
+
+    await deleteObjects(allTrue, derived);
+    await Promise.all([gone(allTrue), gone(derived)]);
+    expect(await remoteObject('deployment', allTrue)).toBeUndefined();
+  });
+
   it('DeriveFromCelQuery turns Ready when the target comes to satisfy the query, seen through its watch', async () => {
     const name = named('cel');
     const celQuery = "has(object.data.state) && object.data.state == 'ready'";

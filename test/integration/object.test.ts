@@ -160,12 +160,15 @@ describe('Object', () => {
     expect(await remoteConfigMap(target)).toBeUndefined();
   });
 
-  it('deletes in reverse order of dependsOn: the dependency stays until its dependent is gone', async () => {
+  it('creates without waiting for dependsOn, and deletes in its reverse order: the dependency stays until its dependent is gone', async () => {
     const [base, dependent] = [named('base'), named('dependent')];
-    await apply(object(base, configMap({ role: 'base' })));
-    // apiVersion and kind default to another Object's, as upstream's do.
+    // apiVersion and kind default to another Object's, as upstream's do. Non-blocking on create
+    // (seed 000): the dependent lands while what it depends on does not exist yet.
     await apply(object(dependent, configMap({ role: 'dependent' }), { references: [{ dependsOn: { name: base } }] }));
-    await Promise.all([ready(base), ready(dependent)]);
+    await ready(dependent);
+    expect(await getObject(base)).toBeUndefined();
+    await apply(object(base, configMap({ role: 'base' })));
+    await ready(base);
     await deleteObjects(base);
     const held = await eventually(async () => {
       const c = condition(await getObject(base), 'Ready');
