@@ -3,7 +3,8 @@
 // (node_modules/<package>, our own files by top-level folder, Node's internals, native code),
 // and the heaviest functions are listed, so a benchmark's "the worker is the bottleneck" comes
 // with where in the worker. Profile a benchmark's worker with
-// BENCH_WORKER_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+// BENCH_WORKER_NODE_OPTIONS="--import $PWD/bench/profile-threads.mjs" BENCH_PROFILE_DIR=/tmp/prof
+// (node refuses --cpu-prof in NODE_OPTIONS) and summarize each thread's file on its own.
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { table } from './measure';
@@ -55,7 +56,9 @@ export function addProfile(summary: ProfileSummary, profile: CpuProfile): void {
     if (bucket === '(idle)') return;
     summary.totalMs += ms;
     summary.byPackage.set(bucket, (summary.byPackage.get(bucket) ?? 0) + ms);
-    const fn = `${node.callFrame.functionName || '(anonymous)'} ${bucket}:${node.callFrame.lineNumber + 1}`;
+    // Some native frames are named by a whole regular expression: a name is for reading.
+    const name = (node.callFrame.functionName || '(anonymous)').slice(0, 80);
+    const fn = `${name} ${bucket}:${node.callFrame.lineNumber + 1}`;
     summary.byFunction.set(fn, (summary.byFunction.get(fn) ?? 0) + ms);
   });
 }

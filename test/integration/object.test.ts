@@ -103,20 +103,30 @@ describe('Object', () => {
     expect((await remoteConfigMap(name))?.data).toEqual({ owner: 'another-team' });
   });
 
-  it('never deletes under ObserveCreateUpdate (v1alpha1), nor with deletionPolicy Orphan, but does under Default', async () => {
+  it('never deletes under ObserveCreateUpdate or Observe (v1alpha1), nor with deletionPolicy Orphan whatever the policy, but does under Default', async () => {
     const [createUpdate, orphan, deleted] = [named('ocu'), named('orphan'), named('deleted')];
+    const [observeOnly, observeDeleteOrphan] = [named('observe'), named('od-orphan')];
+    // What an observing Object never creates is there beforehand, made by someone else.
+    for (const name of [observeOnly, observeDeleteOrphan]) {
+      await remoteKubectl(REMOTE, ['create', 'configmap', '-n', 'default', name, '--from-literal=a=1']);
+    }
     await apply(
       object(createUpdate, configMap({ a: '1' }), { managementPolicy: 'ObserveCreateUpdate', deletionPolicy: 'Delete' }, 'v1alpha1'),
     );
     await apply(object(orphan, configMap({ a: '1' }), { deletionPolicy: 'Orphan' }, 'v1alpha1'));
     await apply(object(deleted, configMap({ a: '1' }), { managementPolicy: 'Default' }, 'v1alpha1'));
-    await Promise.all([createUpdate, orphan, deleted].map((name) => ready(name)));
-    await deleteObjects(createUpdate, orphan, deleted);
-    await Promise.all([createUpdate, orphan, deleted].map(gone));
-    expect(await remoteConfigMap(createUpdate)).toBeDefined();
-    expect(await remoteConfigMap(orphan)).toBeDefined();
+    // The seed's table: with Delete, Observe still does not delete; Orphan wins over ObserveDelete.
+    await apply(object(observeOnly, configMap({ a: '1' }), { managementPolicy: 'Observe', deletionPolicy: 'Delete' }, 'v1alpha1'));
+    await apply(
+      object(observeDeleteOrphan, configMap({ a: '1' }), { managementPolicy: 'ObserveDelete', deletionPolicy: 'Orphan' }, 'v1alpha1'),
+    );
+    const all = [createUpdate, orphan, deleted, observeOnly, observeDeleteOrphan];
+    await Promise.all(all.map((name) => ready(name)));
+    await deleteObjects(...all);
+    await Promise.all(all.map(gone));
+    for (const kept of [createUpdate, orphan, observeOnly, observeDeleteOrphan]) expect(await remoteConfigMap(kept), kept).toBeDefined();
     expect(await remoteConfigMap(deleted)).toBeUndefined();
-    await remoteKubectl(REMOTE, ['delete', 'configmap', '-n', 'default', createUpdate, orphan]);
+    await remoteKubectl(REMOTE, ['delete', 'configmap', '-n', 'default', createUpdate, orphan, observeOnly, observeDeleteOrphan]);
   });
 
   it("copies another Object's field with patchesFrom (into the manifest) and fromObject (from the root), waiting until it exists", async () => {

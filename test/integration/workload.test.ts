@@ -125,6 +125,32 @@ describe('the seed’s wordpress-demo application', () => {
       expect(resource.status.clusterRef.name).toBe('wordpress-demo-cluster');
     }
 
+    // Each application and each resource is a workflow of its own, found in the Temporal UI by
+    // the same search attributes as any managed resource.
+    const appWorkflow = workflowIdFor(refFor(kubernetesApplicationApi, NS, 'wordpress-demo'));
+    const listed = async (query: string) => {
+      const ids: string[] = [];
+      for await (const wf of plane.temporal.workflow.list({ query })) ids.push(wf.workflowId);
+      return ids.sort();
+    };
+    await eventually(
+      async () =>
+        (await listed(`ResourceKind = "KubernetesApplication" AND ResourceNamespace = "${NS}" AND Ready = "True"`)).includes(appWorkflow),
+      'the application to be listed by its search attributes',
+    );
+    const resourceWorkflows = resources.map((r) => workflowIdFor(refFor(kubernetesApplicationResourceApi, NS, r.metadata.name))).sort();
+    await eventually(async () => {
+      const found = await listed(`ResourceKind = "KubernetesApplicationResource" AND ResourceNamespace = "${NS}" AND Ready = "True"`);
+      return resourceWorkflows.every((id) => found.includes(id));
+    }, 'the resources to be listed by their search attributes');
+    // The application's workflow learns of its resources' progress by wake-up signals.
+    const wakeUps = ((await plane.decodedHistory(appWorkflow)).events ?? [])
+      .map((e) => e.workflowExecutionSignaledEventAttributes)
+      .filter((signal) => signal?.signalName === 'resourceEvent')
+      .map((signal) => JSON.parse(Buffer.from(signal!.input!.payloads![0]!.data!).toString()) as { wake?: boolean })
+      .filter((event) => event.wake === true);
+    expect(wakeUps.length).toBeGreaterThan(0);
+
     // The listings read as the seed shows them.
     const appListing = await runKubectl(['get', 'kubernetesapplication', '-n', NS, 'wordpress-demo']);
     expect(appListing.split('\n')[0]!.split(/\s+/)).toEqual(['NAME', 'CLUSTER', 'STATUS', 'DESIRED', 'SUBMITTED']);
