@@ -19,6 +19,7 @@ import { startRemoteCluster } from '../../stack/remote-clusters';
 import { stateQuery } from '../../workflows/api';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf } from './harness';
 import { runKubectl } from './kubectl';
+import { widgetCrd } from './widget-crd';
 import {
   REMOTE,
   apply,
@@ -226,24 +227,7 @@ describe('what the target cannot take', () => {
       `cannot apply Widget default/${name} of ${group}/v1: the target cluster does not serve this kind (yet)`,
     );
 
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `widgets.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
-    };
+    const crd = widgetCrd(group);
     await remoteKubectl(REMOTE, ['apply', '-f', '-'], JSON.stringify(crd));
     // Retried with backoff: 5 s, 10 s, 20 s … so within about a minute of the CRD.
     await ready(name, 120_000);

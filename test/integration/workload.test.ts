@@ -14,6 +14,7 @@ import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf, type VpcObject } from './harness';
 import { registerKubernetesClusters } from './kubernetes-clusters';
 import { runKubectl } from './kubectl';
+import { widgetCrd } from './widget-crd';
 import { stateQuery } from '../../workflows/api';
 
 /** The seed's namespace: examples/workload/ is applied as written, so this file works in it. */
@@ -268,26 +269,7 @@ describe('ordering', () => {
   it('submits a custom resource only once its CustomResourceDefinition is served, so nothing fails on the way', async () => {
     const name = 'crd-and-widget';
     const group = 'ordering.chronoplane.test';
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `widgets.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'string' } } } } },
-            },
-          },
-        ],
-      },
-    };
+    const crd = widgetCrd(group);
     const widget = {
       apiVersion: `${group}/v1`,
       kind: 'Widget',
