@@ -75,7 +75,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       LOG_LEVEL: 'warn',
     },
   };
-  // BENCH_WORKER_NODE_OPTIONS (e.g. `--import ./profile.mjs`) goes to the worker only, for profiling.
+  // BENCH_WORKER_NODE_OPTIONS (e.g. `--import <repo>/bench/profile-threads.mjs`) goes to the worker only, for profiling.
   const workerNodeOptions: Record<string, string> = process.env.BENCH_WORKER_NODE_OPTIONS
     ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS }
     : {};

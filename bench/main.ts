@@ -19,7 +19,7 @@
 //   --no-peer                   skip provider-aws in `all`, and provider-kubernetes' row in object
 //   --pause-before-delete S     provider-aws: seconds between all Ready and the delete (default 190,
 //                               past its 3-minute creation grace period)
-//   --embedded-watcher          vpc: run the watcher inside the worker process
+//   --embedded-watcher          vpc, object: run the watcher inside the worker process
 //   --keep                      leave each scenario's state directory behind (logs, kubeconfig)
 //
 // Each scenario prints a table and writes JSON to bench/results/; with both network runs, a
@@ -80,7 +80,12 @@ if (runs('vpc')) {
   await runVpcScale({ ...scale, idleWindowSeconds: Number(values['idle-window'] ?? 120), embeddedWatcher: values['embedded-watcher'] });
 }
 if (runs('object')) {
-  await runObjectScale({ ...scale, idleWindowSeconds: Number(values['idle-window'] ?? 60), peer: !values['no-peer'] });
+  await runObjectScale({
+    ...scale,
+    idleWindowSeconds: Number(values['idle-window'] ?? 60),
+    peer: !values['no-peer'],
+    embeddedWatcher: values['embedded-watcher'],
+  });
 }
 if (runs('application')) {
   await runApplicationScale({

@@ -10,7 +10,13 @@ export type FailureClass =
   /** Configuration Chronoplane needs is missing, such as the ProviderConfig. */
   | 'MissingConfiguration'
   /** Throttling, 5xx or network trouble: retrying later may succeed. */
-  | 'Transient';
+  | 'Transient'
+  /**
+   * The external system does not answer at all (connection refused, a call timed out): retrying
+   * later may succeed, but until then nobody knows the external resource's state, so it is not
+   * reported Ready.
+   */
+  | 'Unreachable';
 
 export const NON_RETRYABLE_CLASSES: readonly FailureClass[] = ['InvalidInput', 'NotAuthorized', 'MissingConfiguration'];
 

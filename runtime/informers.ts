@@ -21,6 +21,14 @@ export interface WatchKindOptions {
   onEvent?: WatchHandler;
   onError: (api: KindApi, error: unknown, retryInSeconds: number) => void;
   onConnect?: (api: KindApi) => void;
+  /**
+   * The server answered a watch request: the kind is being watched again. ListWatch's own
+   * 'connect' comes before it even tries, so it cannot tell a cluster that is back from one
+   * that is still down.
+   */
+  onEstablished?: (api: KindApi) => void;
+  /** The longest wait between two attempts to restart a failed watch (default 30 s). */
+  maxRetrySeconds?: number;
   /** Defaults to dropping managedFields only. */
   trim?: Trim;
   /** Where objects come from: the API server, unless a test plays the server in-process. */
@@ -85,6 +93,7 @@ export function watchKind(kubeConfig: KubeConfig, api: KindApi, options: WatchKi
       progress.emit('progress');
     },
     () => progress.emit('progress'),
+    () => options.onEstablished?.(api),
   );
   const informer = new ListWatch<KubernetesObject>(path, watch as Watch, () => listTrimmed(source, trim), false);
 
@@ -105,7 +114,7 @@ export function watchKind(kubeConfig: KubeConfig, api: KindApi, options: WatchKi
     const now = Date.now();
     failures = now - lastErrorAt > QUIET_PERIOD_MS ? 1 : failures + 1;
     lastErrorAt = now;
-    const delay = Math.min(2 ** (failures - 1), 30);
+    const delay = Math.min(2 ** (failures - 1), options.maxRetrySeconds ?? 30);
     options.onError(api, error, delay);
     setTimeout(() => {
       if (!stopped) void informer.start();
@@ -156,14 +165,24 @@ async function listTrimmed(source: ListAndWatch, trim: Trim): Promise<Kubernetes
 
 /**
  * A watch whose objects are trimmed before ListWatch stores them, and that reports when it
- * opens (`onOpen`) and after each event is applied (`onApplied`). ListWatch builds its own
- * plain Watch in makeInformer, so this is how a transform gets in front of its cache.
+ * opens (`onOpen`), when the server has answered it (`onEstablished`) and after each event is
+ * applied (`onApplied`). ListWatch builds its own plain Watch in makeInformer, so this is how a
+ * transform gets in front of its cache.
  */
-function trimmingWatch(inner: Pick<Watch, 'watch'>, trim: Trim, onOpen: () => void, onApplied: () => void): Pick<Watch, 'watch'> {
+function trimmingWatch(
+  inner: Pick<Watch, 'watch'>,
+  trim: Trim,
+  onOpen: () => void,
+  onApplied: () => void,
+  onEstablished: () => void,
+): Pick<Watch, 'watch'> {
   return {
-    watch(path, queryParams, callback, done) {
+    async watch(path, queryParams, callback, done) {
       onOpen();
-      return inner.watch(
+      // Watch.watch resolves once the request is answered or has failed; a failure has called
+      // `done` with its error by then.
+      let failed = false;
+      const controller = await inner.watch(
         path,
         queryParams,
         (phase, obj: KubernetesObject, raw) => {
@@ -172,8 +191,13 @@ function trimmingWatch(inner: Pick<Watch, 'watch'>, trim: Trim, onOpen: () => vo
           // cache holds the object, so "applied" is read after it settles.
           void Promise.resolve(callback(phase, isObject ? trim(obj) : obj, raw)).then(onApplied);
         },
-        done,
+        (error) => {
+          if (error) failed = true;
+          done(error);
+        },
       );
+      if (!failed) onEstablished();
+      return controller;
     },
   };
 }

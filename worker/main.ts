@@ -107,6 +107,9 @@ const worker = await Worker.create({
   // and every extra thread carries its own isolate and copy of the bundle.
   reuseV8Context: true,
   workflowThreadPoolSize: 1,
+  // A workflow task holds its slot while its local activities (reading and writing the object,
+  // quick provider calls) run, so slots, not CPU, bound a burst of creates: see README, Benchmark.
+  maxConcurrentWorkflowTaskExecutions: numberFrom(process.env.CHRONOPLANE_MAX_CONCURRENT_WORKFLOW_TASKS, 40),
   // A crash test wants each exit to interrupt exactly one create: with one activity at a time
   // no other create is in flight when the worker exits, so every object's first create attempt
   // runs, and exits, under the failpoint.

@@ -102,6 +102,19 @@ describe('decide', () => {
     expect(plan.next).toBe('backoff');
   });
 
+  it('reports a provider that does not answer as not Ready too, except while deleting', () => {
+    const down = 'target cluster (ProviderConfig "remote-1"): cannot get ConfigMap default/c: connect ECONNREFUSED 127.0.0.1:6443';
+    const plan = decide(object(), undefined, { providerError: down, providerUnreachable: true });
+    expect(plan.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Unavailable', message: down },
+      { type: 'Synced', status: 'False', reason: 'ReconcileError', message: down },
+    ]);
+    expect(plan.next).toBe('backoff');
+    // Deleting already says Ready=False/Deleting; the error goes to Synced alone.
+    const deletingPlan = decide(object({ deleting: true }), undefined, { providerError: down, providerUnreachable: true });
+    expect(deletingPlan.conditions).toEqual([{ type: 'Synced', status: 'False', reason: 'ReconcileError', message: down }]);
+  });
+
   it('says why an unavailable resource is not ready, when the provider can tell', () => {
     const blackhole = 'route to 0.0.0.0/0 is a blackhole: its target (natGatewayId nat-1) is gone or unusable';
     const plan = decide(object(), { ...settled, readiness: 'Unavailable', readinessMessage: blackhole });

@@ -57,6 +57,11 @@ export function allows(policies: readonly ManagementAction[], action: Management
 /** What else the observe activity found, besides the object and the external resource. */
 export interface DecideContext {
   providerError?: string;
+  /**
+   * The provider did not answer at all (FailureClass Unreachable): nobody knows the external
+   * resource's state, so it is not reported Ready until the provider answers again.
+   */
+  providerUnreachable?: boolean;
   references?: ReferenceObservation;
   /** While deleting: dependents that still hold the object (seed 002, "Uninstall Order"). */
   blockers?: string[];
@@ -90,7 +95,8 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
 
   if (providerError !== undefined || external === undefined) {
     const error = providerError ?? 'the external resource could not be observed';
-    return { steps, conditions: [reconcileError(error)], next: 'backoff', complete: false, error };
+    const readiness = context.providerUnreachable && !object.deleting ? [unavailable(error)] : [];
+    return { steps, conditions: [...readiness, reconcileError(error)], next: 'backoff', complete: false, error };
   }
 
   const policies = object.managementPolicies;
@@ -165,7 +171,7 @@ function readinessCondition(external: ExternalSnapshot): ConditionUpdate {
     case 'Available':
       return available();
     case 'Creating':
-      return creating();
+      return creating(external.readinessMessage);
     case 'Deleting':
       return deleting();
     default:

@@ -193,6 +193,8 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   const deleteExternal = object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
   const plan = decide(object, observation.external, {
     providerError,
+    // A class no history from before it can hold, so replays decide as they did.
+    providerUnreachable: observation.externalError?.failureClass === 'Unreachable',
     references: observation.references,
     blockers: observation.blockers,
     // Only asked where the answer changes the decision, so other passes record no marker.

@@ -63,6 +63,8 @@ export interface ObjectScaleResult {
   date: string;
   count: number;
   concurrency: number;
+  /** Whether Chronoplane's watcher ran inside its worker (--embedded-watcher). */
+  embeddedWatcher?: boolean;
   machine: { cores: number | undefined; node: string };
   loadAverage: Partial<Record<'atStart' | 'atEnd', number[]>>;
   chronoplane?: ObjectRow;
@@ -103,7 +105,9 @@ export function printObjectScaleTable(r: ObjectScaleResult): void {
     ...controllerRow(r.peer, 'provider-kubernetes'),
   ];
   rows.push(...ratioRows(r));
-  console.log(`\n== ${r.count} Objects (ConfigMaps in a target cluster), ${r.concurrency} creates and deletes at a time ==`);
+  console.log(
+    `\n== ${r.count} Objects (ConfigMaps in a target cluster), ${r.concurrency} creates and deletes at a time${r.embeddedWatcher ? ', watcher inside the worker' : ''} ==`,
+  );
   console.log(table(rows));
   for (const [name, error] of Object.entries(r.errors)) console.log(`${name}: FAILED: ${error}`);
   console.log(`\n${table(detailRows(r))}`);

@@ -64,6 +64,8 @@ export interface ObjectScaleOptions {
   peer: boolean;
   /** Leave the state directories (logs, kubeconfigs) behind. */
   keep: boolean;
+  /** Run the watcher inside the worker (one process; our own writes are not signalled back). */
+  embeddedWatcher?: boolean;
 }
 
 /** Where a row runs: Objects are created in the control cluster and land in the target. */
@@ -109,6 +111,7 @@ export async function runObjectScale(options: ObjectScaleOptions): Promise<Objec
     date: new Date().toISOString(),
     count: options.count,
     concurrency: OBJECT_CONCURRENCY,
+    embeddedWatcher: options.embeddedWatcher === true,
     machine: await machine(),
     loadAverage: { atStart: loadAverage() },
     errors: {},
@@ -139,7 +142,7 @@ export async function runObjectScale(options: ObjectScaleOptions): Promise<Objec
 async function chronoplaneRow(targetDir: string, options: ObjectScaleOptions): Promise<ObjectRow> {
   // The target first and stopped last: a worker outliving it would only log failed watches.
   return withTargetCluster(targetDir, TARGET_NAME, async (target) => {
-    const bench = await startBenchStack({ keep: options.keep });
+    const bench = await startBenchStack({ keep: options.keep, embeddedWatcher: options.embeddedWatcher });
     if (options.keep) console.log(`Chronoplane's stack: ${bench.dir} (worker and watcher logs under logs/)`);
     try {
       const control = bench.servers.kubeconfigPath;

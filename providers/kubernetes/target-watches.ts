@@ -30,6 +30,8 @@ export type TargetScope = Omit<TargetKey, 'name'>;
 export type WakesFor = (obj: KubernetesObject) => boolean;
 
 const LIST_PAGE = 500;
+/** How long a target cluster that is down may be back before its watches notice. */
+const TARGET_WATCH_MAX_RETRY_SECONDS = 5;
 
 /**
  * KubernetesObjectApi knows how to find any kind's resource through discovery (and caches it);
@@ -63,6 +65,8 @@ export class TargetWatches {
   private readonly writesInFlight = new Map<string, (string | undefined)[]>();
   /** Scope → who to wake when any object in it changes (a scheduler waiting for a cluster to appear). */
   private readonly scopeFollowers = new Map<string, Map<string, { wake: Wake; wakesFor?: WakesFor }>>();
+  /** Kinds (by cluster) whose watch failed and has not been answered since. */
+  private readonly failing = new Set<string>();
 
   constructor(private readonly onError: (what: string, error: unknown, retryInSeconds: number) => void = () => {}) {}
 
@@ -222,7 +226,14 @@ export class TargetWatches {
         watch: new Watch(kubeConfig),
       },
       onEvent: (_api, obj) => this.changed(key, obj),
-      onError: (_api, error, retryIn) => this.onError(`${key.kind} (${key.apiVersion})`, error, retryIn),
+      onError: (_api, error, retryIn) => {
+        this.onError(`${key.kind} (${key.apiVersion})`, error, retryIn);
+        this.reachable(key, false);
+      },
+      onEstablished: () => this.reachable(key, true),
+      // One connection attempt per kind and cluster: cheap, and a cluster that is back is
+      // noticed (and its Objects recover) within seconds.
+      maxRetrySeconds: TARGET_WATCH_MAX_RETRY_SECONDS,
     });
     const started = watch.start();
     return { watch, started };
@@ -248,6 +259,23 @@ export class TargetWatches {
 
   private wakeFollowers(id: string): void {
     for (const wake of this.followers.get(id)?.values() ?? []) wake();
+  }
+
+  /**
+   * A kind's watch failed, or is answered again after failing. Either way every Object and
+   * owner following that kind there is woken once: when the cluster goes down, so their passes
+   * find out (Ready=False with the connection error) now rather than at their next poll; when
+   * it is back, so they recover now rather than at the end of their backoff. Only changes
+   * wake: the watch's retries while the cluster stays down wake nobody.
+   */
+  private reachable(kindOf: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, answered: boolean): void {
+    const id = kindId(kindOf);
+    if (answered !== this.failing.has(id)) return;
+    if (answered) this.failing.delete(id);
+    else this.failing.add(id);
+    const prefix = `${id}|`;
+    for (const [target, followers] of this.followers) if (target.startsWith(prefix)) for (const wake of followers.values()) wake();
+    for (const [scope, followers] of this.scopeFollowers) if (scope.startsWith(prefix)) for (const { wake } of followers.values()) wake();
   }
 }
 

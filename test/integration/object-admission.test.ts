@@ -47,10 +47,13 @@ describe('Object admission', () => {
     ).rejects.toThrow(/use managementPolicy \(v1alpha1\) or managementPolicies \(v1alpha2\), not both/);
   });
 
-  it('refuses a manifest without a kind', async () => {
+  it('refuses a manifest without a kind, or without an apiVersion', async () => {
     const withoutKind = object('kubernetes.crossplane.io/v1alpha2', {});
     withoutKind.spec.forProvider.manifest = { apiVersion: 'v1', metadata: { namespace: 'default' } } as never;
     await expect(dryRun(withoutKind)).rejects.toThrow(/manifest\.kind: Required value/);
+    const withoutApiVersion = object('kubernetes.crossplane.io/v1alpha1', {});
+    withoutApiVersion.spec.forProvider.manifest = { kind: 'ConfigMap', metadata: { namespace: 'default' } } as never;
+    await expect(dryRun(withoutApiVersion)).rejects.toThrow(/manifest\.apiVersion: Required value/);
   });
 
   it('fills in a dependsOn as an Object of kubernetes.crossplane.io/v1alpha1, as upstream does', async () => {

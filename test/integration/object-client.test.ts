@@ -1,18 +1,25 @@
 // What an Object does with its target beyond create and delete, against real servers: readiness
 // policies decided by the target's state as its watch reports it, Secret data kept out of
 // status and history, connection details published from target objects, a target cluster that
-// cannot be reached or a kubeconfig that cannot be read, and provider-kubernetes v1.2.1's own
-// example manifests, applied verbatim from its module.
+// cannot be reached (or goes down under a Ready Object) or a kubeconfig that cannot be read,
+// and provider-kubernetes v1.2.1's own example manifests, applied verbatim from its module.
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { objectApi } from '../../providers/kubernetes/object/schema';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { ensureProviderKubernetes } from '../../stack/provider-kubernetes';
+import { stopKubeCluster } from '../../stack/kube';
+import { freePort } from '../../stack/ports';
+import { stopProcess } from '../../stack/processes';
+import { startRemoteCluster } from '../../stack/remote-clusters';
+import { stateQuery } from '../../workflows/api';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf } from './harness';
 import { runKubectl } from './kubectl';
+import { widgetCrd } from './widget-crd';
 import {
   REMOTE,
   apply,
@@ -47,6 +54,36 @@ const decoded = (value: string | undefined) => Buffer.from(value ?? '', 'base64'
 const historyOf = async (name: string) => textOf(await plane.decodedHistory(workflowIdFor(refFor(objectApi, '', name))));
 
 describe('readiness.policy', () => {
+  it('AllTrue and DeriveFromObject over a Deployment, whose status the target’s controllers write', async () => {
+    const [allTrue, derived] = [named('deploy-all-true'), named('deploy-derived')];
+    // No node runs its pods; with no replicas the deployment controller still reports it
+    // Available and Progressing, as it would anywhere.
+    const deployment = (name: string) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { namespace: 'default' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+      },
+    });
+    await apply(object(allTrue, deployment(allTrue), { readiness: { policy: 'AllTrue' } }));
+    await apply(object(derived, deployment(derived), { readiness: { policy: 'DeriveFromObject' } }));
+
+    const found = await ready(allTrue, 60_000);
+    const mirrored = atProviderOf(found) as { status?: { conditions?: { type: string; status: string }[] } } | undefined;
+    expect(mirrored?.status?.conditions?.map((c) => `${c.type}=${c.status}`).sort()).toEqual(['Available=True', 'Progressing=True']);
+    // A Deployment has no Ready condition of its own, so DeriveFromObject never finds it Ready, and says so.
+    const waiting = await conditionBecomes(derived, 'Ready', 'False');
+    expect(waiting.message).toBe("the object's Ready condition is not set");
+    expect(condition(await getObject(derived), 'Synced')?.status).toBe('True');
+
+    await deleteObjects(allTrue, derived);
+    await Promise.all([gone(allTrue), gone(derived)]);
+    expect(await remoteObject('deployment', allTrue)).toBeUndefined();
+  });
+
   it('DeriveFromCelQuery turns Ready when the target comes to satisfy the query, seen through its watch', async () => {
     const name = named('cel');
     const celQuery = "has(object.data.state) && object.data.state == 'ready'";
@@ -190,24 +227,7 @@ describe('what the target cannot take', () => {
       `cannot apply Widget default/${name} of ${group}/v1: the target cluster does not serve this kind (yet)`,
     );
 
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `widgets.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
-    };
+    const crd = widgetCrd(group);
     await remoteKubectl(REMOTE, ['apply', '-f', '-'], JSON.stringify(crd));
     // Retried with backoff: 5 s, 10 s, 20 s … so within about a minute of the CRD.
     await ready(name, 120_000);
@@ -280,6 +300,57 @@ describe('a target cluster that cannot be reached', () => {
     await gone(name);
     await runKubectl(['delete', 'providerconfigs.kubernetes.crossplane.io', providerConfig]);
     await runKubectl(['delete', 'secret', '-n', 'crossplane-system', secret]);
+  });
+
+  it('a Ready Object turns Ready=False with the connection error when its cluster goes down, and Ready again as soon as it is back', async () => {
+    // A cluster of its own, since this one is taken down: etcd and the controller manager keep
+    // running, and the API server stops and starts again on the same port with the same state.
+    const dir = await mkdtemp(join(tmpdir(), 'chronoplane-outage-'));
+    const spec = { name: 'outage', dir, apiserverPort: await freePort(), etcdClientPort: await freePort(), etcdPeerPort: await freePort() };
+    const cluster = await startRemoteCluster(spec, false);
+    const [name, providerConfig, secret] = [named('outage'), named('outage'), named('outage-kubeconfig')];
+    const workflow = plane.temporal.workflow.getHandle(workflowIdFor(refFor(objectApi, '', name)));
+    try {
+      await apply(kubeconfigSecret(secret, cluster.kubeconfig));
+      await apply(providerConfigFor(providerConfig, secret));
+      await apply(object(name, configMap({ k: 'v' }), { providerConfigRef: { name: providerConfig } }));
+      await ready(name, 60_000);
+
+      await stopProcess(join(dir, 'run', 'kube-apiserver.pid'));
+      // Polls are ten minutes apart here: only the target's broken watch can tell the Object this soon.
+      const down = await eventually(
+        async () => {
+          const found = condition(await getObject(name), 'Ready');
+          return found?.status === 'False' && found;
+        },
+        `Object ${name} to be Ready=False`,
+        30_000,
+      );
+      expect(down.reason).toBe('Unavailable');
+      expect(down.message).toContain(`target cluster (ProviderConfig "${providerConfig}")`);
+      expect(down.message).toMatch(/ECONNREFUSED/);
+      expect(condition(await getObject(name), 'Synced')?.status).toBe('False');
+
+      // Down long enough for the backoff between passes (5, 10, 20 s, then 40 s) to outlast the
+      // restart below, so only the restored watch (retried every 5 s at most) can make it Ready
+      // this soon.
+      await eventually(async () => (await workflow.query(stateQuery)).consecutiveFailures >= 4, 'four failed passes', 90_000);
+      const restartedAt = Date.now();
+      await startRemoteCluster(spec, false);
+      await ready(name, 30_000);
+      expect(Date.now() - restartedAt, 'Ready again before the next pass the backoff would run').toBeLessThan(38_000);
+      const target = JSON.parse(
+        await runKubectl(['get', 'configmap', '-n', 'default', name, '-o', 'json'], undefined, cluster.kubeconfigPath),
+      );
+      expect(target.data).toEqual({ k: 'v' });
+      await deleteObjects(name);
+      await gone(name);
+    } finally {
+      await stopKubeCluster(dir);
+      await runKubectl(['delete', 'providerconfigs.kubernetes.crossplane.io', providerConfig, '--ignore-not-found']);
+      await runKubectl(['delete', 'secret', '-n', 'crossplane-system', secret, '--ignore-not-found']);
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('names a malformed kubeconfig’s Secret, never its content', async () => {

@@ -9,6 +9,7 @@ import { repoRoot } from '../../stack/paths';
 import { ControlPlane, condition, eventually, remoteCluster, remoteKubectl } from './harness';
 import { runKubectl } from './kubectl';
 import { OlmStandIn } from './olm-standin';
+import { IN_USE_FINALIZER } from '../../providers/kubernetes/object/protect';
 
 const REMOTE = 'remote-1';
 const OBJECTS = 'objects.kubernetes.crossplane.io';
@@ -71,7 +72,7 @@ const getObject = async (name: string) => {
 const remoteItems = async (plural: string) =>
   (
     JSON.parse(await remoteKubectl(REMOTE, ['get', plural, '-n', 'operators', '-o', 'json'])) as {
-      items: { metadata: { name: string; creationTimestamp: string; finalizers?: string[] } }[];
+      items: { metadata: { name: string; creationTimestamp: string; deletionTimestamp?: string; finalizers?: string[] } }[];
     }
   ).items;
 
@@ -101,19 +102,33 @@ describe("seed 002's OLM scenario", () => {
     expect(created(sub!)).toBeLessThanOrEqual(created(csv!));
     expect(created(csv!)).toBeLessThanOrEqual(created(kongInTarget!));
 
-    // Someone deletes the CSV directly in the target while Kong still needs it: a finalizer on
-    // it (seed 002) keeps it until its dependent is gone.
-    await remoteKubectl(REMOTE, [
-      'delete',
-      'clusterserviceversions.operators.coreos.com',
-      '-n',
-      'operators',
-      'kong.v1.0.0',
-      '--wait=false',
-    ]);
+    // What others depend on carries our finalizer in the target (seed 002): the Subscription
+    // (the CSV's name comes from it) and the CSV (Kong needs it); Kong, which nothing needs, not.
+    const finalizersOf = async (plural: string) => (await remoteItems(plural))[0]?.metadata.finalizers ?? [];
+    await eventually(
+      async () =>
+        (await finalizersOf('subscriptions.operators.coreos.com')).includes(IN_USE_FINALIZER) &&
+        (await finalizersOf('clusterserviceversions.operators.coreos.com')).includes(IN_USE_FINALIZER),
+      `${IN_USE_FINALIZER} on the Subscription and the CSV in the target`,
+    );
+    expect(await finalizersOf('kongs.charts.konghq.com')).not.toContain(IN_USE_FINALIZER);
+
+    // Someone deletes the CSV, then the Subscription, directly in the target while Kong still
+    // needs them: the finalizers keep both until their dependents are gone.
+    for (const [plural, name] of [
+      ['clusterserviceversions.operators.coreos.com', 'kong.v1.0.0'],
+      ['subscriptions.operators.coreos.com', sub!.metadata.name],
+    ]) {
+      await remoteKubectl(REMOTE, ['delete', plural!, '-n', 'operators', name!, '--wait=false']);
+      const held = await eventually(async () => {
+        const [found] = await remoteItems(plural!);
+        return found?.metadata.deletionTimestamp !== undefined && found;
+      }, `${plural} ${name} to be marked for deletion`);
+      expect(held.metadata.finalizers).toContain(IN_USE_FINALIZER);
+    }
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const [held] = await remoteItems('clusterserviceversions.operators.coreos.com');
-    expect(held?.metadata.name).toBe('kong.v1.0.0');
+    expect((await remoteItems('clusterserviceversions.operators.coreos.com')).map((o) => o.metadata.name)).toEqual(['kong.v1.0.0']);
+    expect(await remoteItems('subscriptions.operators.coreos.com')).toHaveLength(1);
 
     await runKubectl(['delete', OBJECTS, 'sub-kong', 'csv-kong', 'kong', '--wait=false']);
     await eventually(

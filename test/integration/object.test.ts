@@ -4,7 +4,9 @@
 // seed 002's table has them, the engine's generic references (patchesFrom into the manifest,
 // fromObject from the Object's root, dependsOn ordering deletion), drift and changes in the
 // target seen through its watch, and bad input.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../stack/paths';
 import { ControlPlane, condition, eventually, remoteKubectl } from './harness';
 import { runKubectl } from './kubectl';
 import { REMOTE, apply, atProviderOf, configMap, deleteObjects, getObject, gone, namer, object, ready, remoteConfigMap } from './objects';
@@ -47,20 +49,15 @@ describe('Object', () => {
   });
 
   it("applies seed 002's v1alpha1 Namespace example as written, for ProviderConfig kubernetes-provider", async () => {
-    const name = named('sample-namespace');
-    await apply({
-      apiVersion: 'kubernetes.crossplane.io/v1alpha1',
-      kind: 'Object',
-      metadata: { name },
-      spec: {
-        forProvider: { manifest: { apiVersion: 'v1', kind: 'Namespace', metadata: { labels: { example: 'true' } } } },
-        providerConfigRef: { name: 'kubernetes-provider' },
-      },
-    });
-    await ready(name);
+    // The file itself, byte for byte the seed's; its Object and Namespace are both sample-namespace.
+    const example = join(repoRoot, 'examples', 'kubernetes', 'namespace.yaml');
+    const name = 'sample-namespace';
+    await runKubectl(['apply', '-f', example]);
+    const found = await ready(name);
     const namespace = JSON.parse(await remoteKubectl(REMOTE, ['get', 'namespace', name, '-o', 'json']));
     expect(namespace.metadata.labels.example).toBe('true');
-    await deleteObjects(name);
+    expect(atProviderOf(found)).toMatchObject({ kind: 'Namespace', metadata: { name, uid: namespace.metadata.uid } });
+    await runKubectl(['delete', '-f', example, '--wait=false']);
     // The remote cluster's namespace controller finishes a Namespace's deletion; the Object waits for it.
     await gone(name);
     await expect(remoteKubectl(REMOTE, ['get', 'namespace', name])).rejects.toThrow(/NotFound/);
@@ -106,20 +103,30 @@ describe('Object', () => {
     expect((await remoteConfigMap(name))?.data).toEqual({ owner: 'another-team' });
   });
 
-  it('never deletes under ObserveCreateUpdate (v1alpha1), nor with deletionPolicy Orphan, but does under Default', async () => {
+  it('never deletes under ObserveCreateUpdate or Observe (v1alpha1), nor with deletionPolicy Orphan whatever the policy, but does under Default', async () => {
     const [createUpdate, orphan, deleted] = [named('ocu'), named('orphan'), named('deleted')];
+    const [observeOnly, observeDeleteOrphan] = [named('observe'), named('od-orphan')];
+    // What an observing Object never creates is there beforehand, made by someone else.
+    for (const name of [observeOnly, observeDeleteOrphan]) {
+      await remoteKubectl(REMOTE, ['create', 'configmap', '-n', 'default', name, '--from-literal=a=1']);
+    }
     await apply(
       object(createUpdate, configMap({ a: '1' }), { managementPolicy: 'ObserveCreateUpdate', deletionPolicy: 'Delete' }, 'v1alpha1'),
     );
     await apply(object(orphan, configMap({ a: '1' }), { deletionPolicy: 'Orphan' }, 'v1alpha1'));
     await apply(object(deleted, configMap({ a: '1' }), { managementPolicy: 'Default' }, 'v1alpha1'));
-    await Promise.all([createUpdate, orphan, deleted].map(ready));
-    await deleteObjects(createUpdate, orphan, deleted);
-    await Promise.all([createUpdate, orphan, deleted].map(gone));
-    expect(await remoteConfigMap(createUpdate)).toBeDefined();
-    expect(await remoteConfigMap(orphan)).toBeDefined();
+    // The seed's table: with Delete, Observe still does not delete; Orphan wins over ObserveDelete.
+    await apply(object(observeOnly, configMap({ a: '1' }), { managementPolicy: 'Observe', deletionPolicy: 'Delete' }, 'v1alpha1'));
+    await apply(
+      object(observeDeleteOrphan, configMap({ a: '1' }), { managementPolicy: 'ObserveDelete', deletionPolicy: 'Orphan' }, 'v1alpha1'),
+    );
+    const all = [createUpdate, orphan, deleted, observeOnly, observeDeleteOrphan];
+    await Promise.all(all.map((name) => ready(name)));
+    await deleteObjects(...all);
+    await Promise.all(all.map(gone));
+    for (const kept of [createUpdate, orphan, observeOnly, observeDeleteOrphan]) expect(await remoteConfigMap(kept), kept).toBeDefined();
     expect(await remoteConfigMap(deleted)).toBeUndefined();
-    await remoteKubectl(REMOTE, ['delete', 'configmap', '-n', 'default', createUpdate, orphan]);
+    await remoteKubectl(REMOTE, ['delete', 'configmap', '-n', 'default', createUpdate, orphan, observeOnly, observeDeleteOrphan]);
   });
 
   it("copies another Object's field with patchesFrom (into the manifest) and fromObject (from the root), waiting until it exists", async () => {
@@ -163,12 +170,15 @@ describe('Object', () => {
     expect(await remoteConfigMap(target)).toBeUndefined();
   });
 
-  it('deletes in reverse order of dependsOn: the dependency stays until its dependent is gone', async () => {
+  it('creates without waiting for dependsOn, and deletes in its reverse order: the dependency stays until its dependent is gone', async () => {
     const [base, dependent] = [named('base'), named('dependent')];
-    await apply(object(base, configMap({ role: 'base' })));
-    // apiVersion and kind default to another Object's, as upstream's do.
+    // apiVersion and kind default to another Object's, as upstream's do. Non-blocking on create
+    // (seed 000): the dependent lands while what it depends on does not exist yet.
     await apply(object(dependent, configMap({ role: 'dependent' }), { references: [{ dependsOn: { name: base } }] }));
-    await Promise.all([ready(base), ready(dependent)]);
+    await ready(dependent);
+    expect(await getObject(base)).toBeUndefined();
+    await apply(object(base, configMap({ role: 'base' })));
+    await ready(base);
     await deleteObjects(base);
     const held = await eventually(async () => {
       const c = condition(await getObject(base), 'Ready');

@@ -8,11 +8,14 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubernetesApplicationApi } from '../../providers/kubernetes/workload/application/schema';
 import { kubernetesApplicationResourceApi } from '../../providers/kubernetes/workload/resource/schema';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf, type VpcObject } from './harness';
 import { registerKubernetesClusters } from './kubernetes-clusters';
 import { runKubectl } from './kubectl';
+import { widgetCrd } from './widget-crd';
+import { stateQuery } from '../../workflows/api';
 
 /** The seed's namespace: examples/workload/ is applied as written, so this file works in it. */
 const NS = 'complex';
@@ -122,6 +125,32 @@ describe('the seed’s wordpress-demo application', () => {
       expect(resource.status.state).toBe('Submitted');
       expect(resource.status.clusterRef.name).toBe('wordpress-demo-cluster');
     }
+
+    // Each application and each resource is a workflow of its own, found in the Temporal UI by
+    // the same search attributes as any managed resource.
+    const appWorkflow = workflowIdFor(refFor(kubernetesApplicationApi, NS, 'wordpress-demo'));
+    const listed = async (query: string) => {
+      const ids: string[] = [];
+      for await (const wf of plane.temporal.workflow.list({ query })) ids.push(wf.workflowId);
+      return ids.sort();
+    };
+    await eventually(
+      async () =>
+        (await listed(`ResourceKind = "KubernetesApplication" AND ResourceNamespace = "${NS}" AND Ready = "True"`)).includes(appWorkflow),
+      'the application to be listed by its search attributes',
+    );
+    const resourceWorkflows = resources.map((r) => workflowIdFor(refFor(kubernetesApplicationResourceApi, NS, r.metadata.name))).sort();
+    await eventually(async () => {
+      const found = await listed(`ResourceKind = "KubernetesApplicationResource" AND ResourceNamespace = "${NS}" AND Ready = "True"`);
+      return resourceWorkflows.every((id) => found.includes(id));
+    }, 'the resources to be listed by their search attributes');
+    // The application's workflow learns of its resources' progress by wake-up signals.
+    const wakeUps = ((await plane.decodedHistory(appWorkflow)).events ?? [])
+      .map((e) => e.workflowExecutionSignaledEventAttributes)
+      .filter((signal) => signal?.signalName === 'resourceEvent')
+      .map((signal) => JSON.parse(Buffer.from(signal!.input!.payloads![0]!.data!).toString()) as { wake?: boolean })
+      .filter((event) => event.wake === true);
+    expect(wakeUps.length).toBeGreaterThan(0);
 
     // The listings read as the seed shows them.
     const appListing = await runKubectl(['get', 'kubernetesapplication', '-n', NS, 'wordpress-demo']);
@@ -236,6 +265,38 @@ describe('the seed’s wordpress-demo application', () => {
   });
 });
 
+describe('ordering', () => {
+  it('submits a custom resource only once its CustomResourceDefinition is served, so nothing fails on the way', async () => {
+    const name = 'crd-and-widget';
+    const group = 'ordering.chronoplane.test';
+    const crd = widgetCrd(group);
+    const widget = {
+      apiVersion: `${group}/v1`,
+      kind: 'Widget',
+      metadata: { name: 'first', namespace: 'default' },
+      spec: { size: 'large' },
+    };
+    // The custom resource's template comes first in the list: the order is the waves', not the list's.
+    await apply(
+      application(name, { matchLabels: { app: 'other' } }, [
+        { metadata: { name: `${name}-widget` }, spec: { template: widget } },
+        { metadata: { name: `${name}-crd` }, spec: { template: crd } },
+      ]),
+    );
+    await appState(name, 'Submitted', 120_000);
+    expect((await remoteGet('remote-2', `widgets.${group}`, 'first', 'default'))?.spec).toEqual({ size: 'large' });
+    const warnings = JSON.parse(await runKubectl(['get', 'events', '-n', NS, '--field-selector', 'type=Warning', '-o', 'json'])).items as {
+      involvedObject: { name: string };
+      message: string;
+    }[];
+    expect(warnings.filter((e) => e.involvedObject.name.startsWith(name)).map((e) => e.message)).toEqual([]);
+
+    await runKubectl(['delete', APPS, '-n', NS, name, '--wait=false']);
+    await gone(APPS, name);
+    expect(await remoteGet('remote-2', 'customresourcedefinition', `widgets.${group}`)).toBeUndefined();
+  });
+});
+
 describe('scheduling', () => {
   it('stays Pending with a message while no cluster matches, then proceeds as soon as one is registered', async () => {
     const name = 'waits-for-a-cluster';
@@ -244,7 +305,14 @@ describe('scheduling', () => {
     expect(condition(pending, 'Synced')?.message).toMatch(/no KubernetesCluster in namespace complex matches/);
     expect(await get(RESOURCES, `${name}-config`)).toBeUndefined();
 
+    // Pending long enough for the backoff between its passes (5, 10, then 20 s) to outlast what
+    // follows, so only the KubernetesCluster's watch can schedule it this soon.
+    const workflow = plane.temporal.workflow.getHandle(workflowIdFor(refFor(kubernetesApplicationApi, NS, name)));
+    await eventually(async () => (await workflow.query(stateQuery)).consecutiveFailures >= 3, 'three failed passes', 60_000);
+    const registeredAt = Date.now();
     await registerCluster('late-cluster', 'remote-2', { pool: 'late' });
+    await eventually(async () => (await get(APPS, name))?.status?.clusterRef?.name, 'the application to be scheduled', 15_000);
+    expect(Date.now() - registeredAt, 'scheduled before the next pass the backoff would run').toBeLessThan(18_000);
     const submitted = await appState(name, 'Submitted', 20_000);
     expect(submitted.status.clusterRef.name).toBe('late-cluster');
     expect((await remoteGet('remote-2', 'configmap', `${name}-config`, 'default'))?.data).toEqual({ k: 'v' });
@@ -268,13 +336,15 @@ describe('scheduling', () => {
     expect(await remoteGet('remote-2', 'configmap', `${name}-config`, 'default')).toBeUndefined();
   });
 
-  it('a scheduled cluster that goes away fails its resources with the reason and recovers when it is back, never rescheduled', async () => {
+  it('a scheduled cluster that goes away fails its resources with the reason and recovers when it is back, never rescheduled to another match', async () => {
     const name = 'loses-its-cluster';
     await registerCluster('flaky-cluster', 'remote-2', { pool: 'flaky' });
     await apply(application(name, { matchLabels: { pool: 'flaky' } }, [configMapTemplate(`${name}-config`, { k: 'v' })]));
     await appState(name, 'Submitted');
 
     await runKubectl(['delete', CLUSTERS, '-n', NS, 'flaky-cluster']);
+    // Another cluster that matches just as well is there during the outage: it is not taken.
+    await registerCluster('flaky-spare', 'remote-1', { pool: 'flaky' });
     // An edit while the cluster is gone: it is applied once the cluster is back.
     await setTemplates(name, [configMapTemplate(`${name}-config`, { k: 'w' })]);
     const failed = await eventually(async () => {
@@ -283,6 +353,8 @@ describe('scheduling', () => {
     }, 'the resource to fail');
     expect(condition(failed, 'Synced')?.message).toMatch(/flaky-cluster/);
     expect((await get(APPS, name))?.status?.clusterRef?.name).toBe('flaky-cluster');
+    expect(await remoteGet('remote-1', 'configmap', `${name}-config`, 'default')).toBeUndefined();
+    await runKubectl(['delete', CLUSTERS, '-n', NS, 'flaky-spare']);
 
     await registerCluster('flaky-cluster', 'remote-2', { pool: 'flaky' });
     await appState(name, 'Submitted', 60_000);

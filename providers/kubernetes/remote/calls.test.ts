@@ -1,6 +1,6 @@
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { TargetCalls } from './calls';
+import { isConnectionFailure, TargetCalls } from './calls';
 
 const apiError = (code: number, message: string) => new ApiException(code, 'failed', JSON.stringify({ kind: 'Status', message }), {});
 
@@ -40,12 +40,25 @@ describe('TargetCalls', () => {
     });
     await expect(
       calls.run('get ConfigMap default/c', () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6443'))),
-    ).rejects.toMatchObject({ failureClass: 'Transient', message: expect.stringContaining('ECONNREFUSED') });
+    ).rejects.toMatchObject({ failureClass: 'Unreachable', message: expect.stringContaining('ECONNREFUSED') });
+  });
+
+  it('tells a cluster that does not answer from one that answers no', async () => {
+    // fetch reports a refused connection as "fetch failed", with the socket's error as its cause.
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' });
+    const failed = new TypeError('fetch failed', { cause: refused });
+    expect(isConnectionFailure(failed)).toBe(true);
+    await expect(calls.run('get ConfigMap default/c', () => Promise.reject(failed))).rejects.toMatchObject({ failureClass: 'Unreachable' });
+    expect(isConnectionFailure(new Error('socket hang up'))).toBe(true);
+    // Discovery's "not served" is an answer: the cluster is there.
+    const notServed = new Error('the target cluster does not serve Widget in example.com/v1');
+    expect(isConnectionFailure(notServed)).toBe(false);
+    await expect(calls.run('discover Widget', () => Promise.reject(notServed))).rejects.toMatchObject({ failureClass: 'Transient' });
   });
 
   it('gives up on a call that hangs, so no activity waits for an unreachable cluster', async () => {
     await expect(calls.run('get ConfigMap default/c', () => new Promise(() => {}))).rejects.toMatchObject({
-      failureClass: 'Transient',
+      failureClass: 'Unreachable',
       message: 'target cluster (ProviderConfig "remote-1"): get ConfigMap default/c timed out after 0.05 s',
     });
   });

@@ -20,7 +20,7 @@ export class TargetCalls {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new ClassifiedError('Transient', `${this.where}: ${what} timed out after ${this.timeoutMs / 1000} s`)),
+        () => reject(new ClassifiedError('Unreachable', `${this.where}: ${what} timed out after ${this.timeoutMs / 1000} s`)),
         this.timeoutMs,
       );
     });
@@ -43,10 +43,24 @@ export class TargetCalls {
       return new ClassifiedError(classOf(error.code), `${this.where}: cannot ${what}: ${reason}`);
     }
     // Discovery's answer for a kind the target does not serve (yet: its CRD may come later),
-    // and network failures (ECONNREFUSED, TLS): both may pass.
+    // and network failures (ECONNREFUSED, TLS): both may pass. A cluster that does not answer
+    // at all is Unreachable, so what it holds is not reported Ready meanwhile.
     const message = error instanceof Error ? error.message : String(error);
-    return new ClassifiedError('Transient', `${this.where}: cannot ${what}: ${message}`);
+    return new ClassifiedError(isConnectionFailure(error) ? 'Unreachable' : 'Transient', `${this.where}: cannot ${what}: ${message}`);
   }
+}
+
+/** Socket-level failures: the server is down, gone from the network, or cut the connection. */
+const CONNECTION_FAILURES =
+  /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|EPIPE)\b|socket hang up/;
+
+/** Whether `error` (or what it wraps: fetch puts the socket's error in `cause`) failed to reach the server. */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if ((typeof code === 'string' && CONNECTION_FAILURES.test(code)) || CONNECTION_FAILURES.test(e.message)) return true;
+  }
+  return false;
 }
 
 function classOf(status: number): FailureClass {

@@ -21,6 +21,7 @@ import { connectToKubernetesCluster } from '../../cluster-connection';
 import { RemoteCluster } from '../../remote/cluster';
 import { describeTarget, type DesiredObject } from '../../remote/target';
 import type { TargetKey } from '../../target-watches';
+import { submittedReadiness } from './readiness';
 import { NotScheduled, scheduledCluster } from './scheduling';
 import type { ClusterReference, ResourceObservation } from './schema';
 import {
@@ -92,7 +93,7 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
     return {
       resourceExists: true,
       resourceUpToDate: upToDate,
-      readiness: upToDate ? 'Available' : 'Creating',
+      ...(upToDate ? submittedReadiness(live) : { readiness: 'Creating' }),
       atProvider,
       diff: upToDate ? undefined : drift.join('; '),
     };
@@ -104,7 +105,7 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
       externalName: template.metadata.name,
       summary,
       // The apply answered the object as it is now: the next pass need not ask again.
-      observation: { resourceExists: true, resourceUpToDate: true, readiness: 'Available', atProvider: this.atProviderOf(applied) },
+      observation: { resourceExists: true, resourceUpToDate: true, ...submittedReadiness(applied), atProvider: this.atProviderOf(applied) },
     };
   }
 
