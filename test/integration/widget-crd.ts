@@ -1,5 +1,5 @@
-// A minimal CustomResourceDefinition of kind Widget in a group of the test's choosing, for
-// tests of kinds a target cluster serves only once such a CRD is there.
+// A minimal CustomResourceDefinition of kind Widget (`spec.size`, an integer) in a group of the
+// test's choosing, for tests of kinds a target cluster serves only once such a CRD is there.
 export function widgetCrd(group: string): object {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -14,7 +14,10 @@ export function widgetCrd(group: string): object {
           name: 'v1',
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          // Every field declared: server-side apply refuses what a schema does not declare.
+          schema: {
+            openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } },
+          },
         },
       ],
     },

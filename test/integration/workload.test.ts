@@ -73,15 +73,25 @@ async function remoteGet(remote: string, kind: string, name: string, namespace?:
   }
 }
 
-const appState = (name: string, state: string, timeoutMs?: number) =>
-  eventually(
-    async () => {
-      const app = await get(APPS, name);
-      return app?.status?.state === state && app;
-    },
-    `KubernetesApplication ${name} to be ${state}`,
-    timeoutMs,
-  );
+async function appState(name: string, state: string, timeoutMs?: number): Promise<Obj> {
+  try {
+    return await eventually(
+      async () => {
+        const app = await get(APPS, name);
+        return app?.status?.state === state && app;
+      },
+      `KubernetesApplication ${name} to be ${state}`,
+      timeoutMs,
+    );
+  } catch (error) {
+    // Where it is stuck: the application's and each of its resources' state and conditions.
+    const resources = (JSON.parse(await runKubectl(['get', RESOURCES, '-n', NS, '-o', 'json'])).items as Obj[]).filter((r) =>
+      r.metadata.ownerReferences?.some((owner) => owner.name === name),
+    );
+    const describe = (o: Obj | undefined) => `${o?.metadata.name}: ${o?.status?.state} ${JSON.stringify(o?.status?.conditions ?? null)}`;
+    throw new Error(`${(error as Error).message}; ${[await get(APPS, name), ...resources].map(describe).join('; ')}`);
+  }
+}
 
 const setTemplates = (app: string, resourceTemplates: object[]) =>
   runKubectl(['patch', APPS, '-n', NS, app, '--type=merge', '-p', JSON.stringify({ spec: { resourceTemplates } })]);
@@ -274,7 +284,7 @@ describe('ordering', () => {
       apiVersion: `${group}/v1`,
       kind: 'Widget',
       metadata: { name: 'first', namespace: 'default' },
-      spec: { size: 'large' },
+      spec: { size: 3 },
     };
     // The custom resource's template comes first in the list: the order is the waves', not the list's.
     await apply(
@@ -284,7 +294,7 @@ describe('ordering', () => {
       ]),
     );
     await appState(name, 'Submitted', 120_000);
-    expect((await remoteGet('remote-2', `widgets.${group}`, 'first', 'default'))?.spec).toEqual({ size: 'large' });
+    expect((await remoteGet('remote-2', `widgets.${group}`, 'first', 'default'))?.spec).toEqual({ size: 3 });
     const warnings = JSON.parse(await runKubectl(['get', 'events', '-n', NS, '--field-selector', 'type=Warning', '-o', 'json'])).items as {
       involvedObject: { name: string };
       message: string;
