@@ -1,5 +1,5 @@
-// `npx tsx bench/cpu-profile-summary.ts DIR_OR_FILES…`: where a process's CPU went, from the V8
-// profiles `node --cpu-prof` writes (one per thread). Self time is added up by package
+// `npx tsx bench/cpu-profile-summary.ts DIR_OR_FILES…`: where a thread's CPU went, from V8
+// .cpuprofile files (bench/profile-threads.mjs writes one per thread, as `node --cpu-prof` does). Self time is added up by package
 // (node_modules/<package>, our own files by top-level folder, Node's internals, native code),
 // and the heaviest functions are listed, so a benchmark's "the worker is the bottleneck" comes
 // with where in the worker. Profile a benchmark's worker with

@@ -108,7 +108,9 @@ const worker = await Worker.create({
   reuseV8Context: true,
   workflowThreadPoolSize: 1,
   // A workflow task holds its slot while its local activities (reading and writing the object,
-  // quick provider calls) run, so slots, not CPU, bound a burst of creates: see README, Benchmark.
+  // quick provider calls) run. More slots than the SDK's 40 gained 9% on a burst of 1,000 Objects
+  // on 2 cores, where the worker's threads are the bound (README, Benchmark); a bigger machine
+  // may want more.
   maxConcurrentWorkflowTaskExecutions: numberFrom(process.env.CHRONOPLANE_MAX_CONCURRENT_WORKFLOW_TASKS, 40),
   // A crash test wants each exit to interrupt exactly one create: with one activity at a time
   // no other create is in flight when the worker exits, so every object's first create attempt

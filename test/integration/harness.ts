@@ -143,6 +143,26 @@ export class ControlPlane {
     return decodeHistory(await this.temporal.workflow.getHandle(workflowId).fetchHistory(), this.codec);
   }
 
+  /** The ids of the workflows a visibility query finds (search attributes, as in the Temporal UI), sorted. */
+  async workflowIds(query: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const workflow of this.temporal.workflow.list({ query })) ids.push(workflow.workflowId);
+    return ids.sort();
+  }
+
+  /**
+   * Waits until the workflow's passes have failed `count` times in a row, so that its backoff
+   * (5, 10, 20, 40 s …) is known to be long: what happens sooner cannot have been a retry.
+   */
+  async failedPasses(workflowId: string, count: number, timeoutMs = 90_000): Promise<void> {
+    const workflow = this.temporal.workflow.getHandle(workflowId);
+    await eventually(
+      async () => (await workflow.query(stateQuery)).consecutiveFailures >= count,
+      `${count} failed passes of ${workflowId}`,
+      timeoutMs,
+    );
+  }
+
   /** Waits for the worker to exit by itself (for example at a failpoint) and returns its exit code. */
   async workerExit(): Promise<number | null> {
     const worker = this.worker!;

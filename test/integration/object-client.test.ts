@@ -16,7 +16,6 @@ import { stopKubeCluster } from '../../stack/kube';
 import { freePort } from '../../stack/ports';
 import { stopProcess } from '../../stack/processes';
 import { startRemoteCluster } from '../../stack/remote-clusters';
-import { stateQuery } from '../../workflows/api';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf } from './harness';
 import { runKubectl } from './kubectl';
 import { widgetCrd } from './widget-crd';
@@ -309,7 +308,6 @@ describe('a target cluster that cannot be reached', () => {
     const spec = { name: 'outage', dir, apiserverPort: await freePort(), etcdClientPort: await freePort(), etcdPeerPort: await freePort() };
     const cluster = await startRemoteCluster(spec, false);
     const [name, providerConfig, secret] = [named('outage'), named('outage'), named('outage-kubeconfig')];
-    const workflow = plane.temporal.workflow.getHandle(workflowIdFor(refFor(objectApi, '', name)));
     try {
       await apply(kubeconfigSecret(secret, cluster.kubeconfig));
       await apply(providerConfigFor(providerConfig, secret));
@@ -334,7 +332,7 @@ describe('a target cluster that cannot be reached', () => {
       // Down long enough for the backoff between passes (5, 10, 20 s, then 40 s) to outlast the
       // restart below, so only the restored watch (retried every 5 s at most) can make it Ready
       // this soon.
-      await eventually(async () => (await workflow.query(stateQuery)).consecutiveFailures >= 4, 'four failed passes', 90_000);
+      await plane.failedPasses(workflowIdFor(refFor(objectApi, '', name)), 4);
       const restartedAt = Date.now();
       await startRemoteCluster(spec, false);
       await ready(name, 30_000);

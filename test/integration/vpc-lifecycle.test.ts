@@ -72,8 +72,7 @@ describe('VPC lifecycle', () => {
 
     const query = `ResourceKind = "VPC" AND ResourceNamespace = "${plane.namespace}" AND Ready = "True"`;
     const found = await eventually(async () => {
-      const ids: string[] = [];
-      for await (const wf of plane.temporal.workflow.list({ query })) ids.push(wf.workflowId);
+      const ids = await plane.workflowIds(query);
       return ids.length > 0 && ids;
     }, 'the workflow to be listed by its search attributes');
     expect(found).toEqual([workflowId]);

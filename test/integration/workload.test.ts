@@ -15,7 +15,6 @@ import { ControlPlane, condition, eventually, remoteKubectl, textOf, type VpcObj
 import { registerKubernetesClusters } from './kubernetes-clusters';
 import { runKubectl } from './kubectl';
 import { widgetCrd } from './widget-crd';
-import { stateQuery } from '../../workflows/api';
 
 /** The seed's namespace: examples/workload/ is applied as written, so this file works in it. */
 const NS = 'complex';
@@ -96,6 +95,15 @@ async function appState(name: string, state: string, timeoutMs?: number): Promis
 const setTemplates = (app: string, resourceTemplates: object[]) =>
   runKubectl(['patch', APPS, '-n', NS, app, '--type=merge', '-p', JSON.stringify({ spec: { resourceTemplates } })]);
 
+/** The messages of Warning events about the objects whose names start with `prefix`. */
+async function warningsAbout(prefix: string): Promise<string[]> {
+  const events = JSON.parse(await runKubectl(['get', 'events', '-n', NS, '--field-selector', 'type=Warning', '-o', 'json'])).items as {
+    involvedObject: { name: string };
+    message: string;
+  }[];
+  return events.filter((e) => e.involvedObject.name.startsWith(prefix)).map((e) => e.message);
+}
+
 const gone = (resource: string, name: string) =>
   eventually(async () => (await get(resource, name)) === undefined, `${resource} ${name} to be gone`);
 
@@ -139,19 +147,18 @@ describe('the seed’s wordpress-demo application', () => {
     // Each application and each resource is a workflow of its own, found in the Temporal UI by
     // the same search attributes as any managed resource.
     const appWorkflow = workflowIdFor(refFor(kubernetesApplicationApi, NS, 'wordpress-demo'));
-    const listed = async (query: string) => {
-      const ids: string[] = [];
-      for await (const wf of plane.temporal.workflow.list({ query })) ids.push(wf.workflowId);
-      return ids.sort();
-    };
     await eventually(
       async () =>
-        (await listed(`ResourceKind = "KubernetesApplication" AND ResourceNamespace = "${NS}" AND Ready = "True"`)).includes(appWorkflow),
+        (await plane.workflowIds(`ResourceKind = "KubernetesApplication" AND ResourceNamespace = "${NS}" AND Ready = "True"`)).includes(
+          appWorkflow,
+        ),
       'the application to be listed by its search attributes',
     );
     const resourceWorkflows = resources.map((r) => workflowIdFor(refFor(kubernetesApplicationResourceApi, NS, r.metadata.name))).sort();
     await eventually(async () => {
-      const found = await listed(`ResourceKind = "KubernetesApplicationResource" AND ResourceNamespace = "${NS}" AND Ready = "True"`);
+      const found = await plane.workflowIds(
+        `ResourceKind = "KubernetesApplicationResource" AND ResourceNamespace = "${NS}" AND Ready = "True"`,
+      );
       return resourceWorkflows.every((id) => found.includes(id));
     }, 'the resources to be listed by their search attributes');
     // The application's workflow learns of its resources' progress by wake-up signals.
@@ -191,11 +198,7 @@ describe('the seed’s wordpress-demo application', () => {
     expect(await remoteGet('remote-2', 'namespace', 'wordpress')).toBeUndefined();
 
     // The namespace came first: no create of the Deployment or the Service ever failed.
-    const warnings = JSON.parse(await runKubectl(['get', 'events', '-n', NS, '--field-selector', 'type=Warning', '-o', 'json'])).items as {
-      involvedObject: { name: string };
-      message: string;
-    }[];
-    expect(warnings.filter((e) => e.involvedObject.name.startsWith('wordpress-demo')).map((e) => e.message)).toEqual([]);
+    expect(await warningsAbout('wordpress-demo')).toEqual([]);
 
     // The connection Secret, propagated as <resource>-<secret> into the template's namespace, and kept in step.
     const propagated = await remoteGet('remote-1', 'secret', 'wordpress-demo-deployment-sql', 'wordpress');
@@ -295,11 +298,7 @@ describe('ordering', () => {
     );
     await appState(name, 'Submitted', 120_000);
     expect((await remoteGet('remote-2', `widgets.${group}`, 'first', 'default'))?.spec).toEqual({ size: 3 });
-    const warnings = JSON.parse(await runKubectl(['get', 'events', '-n', NS, '--field-selector', 'type=Warning', '-o', 'json'])).items as {
-      involvedObject: { name: string };
-      message: string;
-    }[];
-    expect(warnings.filter((e) => e.involvedObject.name.startsWith(name)).map((e) => e.message)).toEqual([]);
+    expect(await warningsAbout(name)).toEqual([]);
 
     await runKubectl(['delete', APPS, '-n', NS, name, '--wait=false']);
     await gone(APPS, name);
@@ -317,8 +316,7 @@ describe('scheduling', () => {
 
     // Pending long enough for the backoff between its passes (5, 10, then 20 s) to outlast what
     // follows, so only the KubernetesCluster's watch can schedule it this soon.
-    const workflow = plane.temporal.workflow.getHandle(workflowIdFor(refFor(kubernetesApplicationApi, NS, name)));
-    await eventually(async () => (await workflow.query(stateQuery)).consecutiveFailures >= 3, 'three failed passes', 60_000);
+    await plane.failedPasses(workflowIdFor(refFor(kubernetesApplicationApi, NS, name)), 3, 60_000);
     const registeredAt = Date.now();
     await registerCluster('late-cluster', 'remote-2', { pool: 'late' });
     await eventually(async () => (await get(APPS, name))?.status?.clusterRef?.name, 'the application to be scheduled', 15_000);

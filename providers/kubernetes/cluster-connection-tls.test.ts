@@ -1,5 +1,6 @@
-// API clients of our KubeConfigs reuse their TLS connections, against a real HTTPS server:
-// @kubernetes/client-node 1.x on its own opens a new one (a full handshake) for every request.
+// A target cluster's API clients reuse their TLS connections, against a real HTTPS server:
+// @kubernetes/client-node 1.x on its own opens a new one (a full handshake) for every request,
+// which runtime/kube-config.ts (KeepAliveKubeConfig) prevents.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseKubeconfig } from '../providers/kubernetes/cluster-connection';
+import { parseKubeconfig } from './cluster-connection';
 
 let dir: string;
 let server: Server;
