@@ -263,9 +263,11 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
     async resolveReferences(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
       return asActivity(async () => {
         const mr = await current(ref, uid);
-        const done = await references.apply(kindOf(ref), ref, mr);
-        const after = done.length > 0 ? await kube.get(ref) : undefined;
-        return { summary: done.join('; ') || 'references already in place', resourceVersion: after?.metadata.resourceVersion };
+        const { done, written } = await references.apply(kindOf(ref), ref, mr);
+        return {
+          summary: done.join('; ') || 'references already in place',
+          resourceVersion: written && wrote(uid, written).metadata.resourceVersion,
+        };
       });
     },
 

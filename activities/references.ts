@@ -90,23 +90,26 @@ export class ReferenceAccess {
     };
   }
 
-  /** Writes resolved values into the object and marks what it depends on; returns what was done. */
-  async apply(kind: ManagedKind, ref: ResourceRef, mr: ManagedResource): Promise<string[]> {
+  /**
+   * Writes resolved values into the object and marks what it depends on. Returns what was done
+   * and, when the object itself was written, the object as written (its resourceVersion is what
+   * the next pass must read).
+   */
+  async apply(kind: ManagedKind, ref: ResourceRef, mr: ManagedResource): Promise<{ done: string[]; written?: ManagedResource }> {
     const resolved = await this.resolve(kind, mr);
-    if (!resolved || resolved.resolution.errors.length > 0) return [];
-    const done: string[] = [];
-    // Marks first (all at once): a dependent must hold its dependencies before it can be
-    // created from them.
+    if (!resolved || resolved.resolution.errors.length > 0) return { done: [] };
+    const { writes } = resolved.resolution;
+    // The marks and the object's own write go out together: a dependent must hold its
+    // dependencies before it is created from them, and the create is a later step.
     const mark = { [usedByAnnotation(mr.metadata.uid)]: usedByValue(refOf(kind, mr)) };
-    await Promise.all(resolved.unmarked.map((target) => this.kube.patchAnnotations(target, mark)));
-    done.push(...resolved.unmarked.map((target) => `marked ${describeKey(target)} as in use`));
-    if (resolved.resolution.writes.length > 0) {
-      let updated = mr;
-      for (const w of resolved.resolution.writes) updated = setValue(updated, w.path, w.value);
-      await this.kube.replace(ref, updated); // optimistic lock: a concurrent edit makes the step retry
-      done.push(...resolved.resolution.writes.map((w) => `set ${w.what}`));
-    }
-    return done;
+    const updated = writes.reduce((object, w) => setValue(object, w.path, w.value), mr);
+    const [written] = await Promise.all([
+      // Optimistic lock: a concurrent edit makes the step retry.
+      writes.length > 0 ? this.kube.replace(ref, updated) : undefined,
+      ...resolved.unmarked.map((target) => this.kube.patchAnnotations(target, mark)),
+    ]);
+    const done = [...resolved.unmarked.map((target) => `marked ${describeKey(target)} as in use`), ...writes.map((w) => `set ${w.what}`)];
+    return { done, written };
   }
 
   /** Takes this object's mark off everything it names; run once its external resource is gone. */

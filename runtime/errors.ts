@@ -33,3 +33,20 @@ export class ClassifiedError extends Error {
 
 /** The failure type of an activity that found its object deleted, or replaced by a new one. */
 export const OBJECT_GONE = 'ObjectGone';
+
+/** Socket-level failures: the server is down, gone from the network, or cut the connection. */
+const CONNECTION_FAILURES =
+  /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|EPIPE)\b|socket hang up/;
+
+/**
+ * Whether `error` (or what it wraps: fetch puts the socket's error in `cause`) failed to reach
+ * the server, or got no answer in time (the AWS SDK's HTTP handler names those TimeoutError).
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if ((typeof code === 'string' && CONNECTION_FAILURES.test(code)) || CONNECTION_FAILURES.test(e.message)) return true;
+    if (e.name === 'TimeoutError') return true;
+  }
+  return false;
+}

@@ -1,7 +1,7 @@
 // Sorts AWS SDK errors into failure classes. The SDK already knows whether it would retry
 // ($retryable, $fault); we add the AWS error codes that mean "your input is wrong" or
 // "your credentials are wrong", so those fail fast and show in Synced instead of retrying.
-import { ClassifiedError, type FailureClass } from '../../runtime/errors';
+import { ClassifiedError, isConnectionFailure, type FailureClass } from '../../runtime/errors';
 
 const AUTH_CODES = new Set([
   'AuthFailure',
@@ -34,6 +34,8 @@ export function errorCode(error: unknown): string | undefined {
 
 export function classifyAwsError(error: unknown): FailureClass {
   if (error instanceof ClassifiedError) return error.failureClass;
+  // No answer at all (the SDK gives up after its own retries): nobody can see the resources there.
+  if (isConnectionFailure(error)) return 'Unreachable';
   const e = error as AwsServiceError;
   const code = errorCode(error) ?? '';
   const status = e?.$metadata?.httpStatusCode;

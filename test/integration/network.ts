@@ -56,9 +56,10 @@ export function withProviderConfig(manifests: readonly Manifest[], providerConfi
 
 /**
  * A ProviderConfig named after the test's namespace whose access key is that name too, so that
- * moto's request counts (bench/ec2-call-counter.ts) tell this file's calls apart.
+ * moto's request counts (bench/ec2-call-counter.ts) tell this file's calls apart. `endpoint`
+ * stands in for the shared EC2 endpoint, for a test that puts something in front of it.
  */
-export async function useOwnProviderConfig(plane: ControlPlane): Promise<string> {
+export async function useOwnProviderConfig(plane: ControlPlane, { endpoint = plane.ec2Endpoint } = {}): Promise<string> {
   const name = plane.namespace;
   const credentials = `[default]\naws_access_key_id = ${name}\naws_secret_access_key = testing\n`;
   await runKubectl(
@@ -74,7 +75,7 @@ export async function useOwnProviderConfig(plane: ControlPlane): Promise<string>
           metadata: { name },
           spec: {
             credentials: { source: 'Secret', secretRef: { namespace: plane.namespace, name: 'aws', key: 'credentials' } },
-            endpoint: { url: plane.ec2Endpoint },
+            endpoint: { url: endpoint },
           },
         },
       ],

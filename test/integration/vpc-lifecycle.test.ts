@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ControlPlane, condition, eventually, vpcManifest, type VpcObject } from './harness';
+import { useOwnProviderConfig } from './network';
+import { TcpRelay } from './tcp-relay';
 import { workflowIdFor, refFor } from '../../runtime/managed-kind';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 
@@ -197,5 +199,39 @@ describe('VPC lifecycle', () => {
     expect(secondId).not.toBe(first.metadata.annotations!['crossplane.io/external-name']);
     expect((await plane.describeVpc(secondId))?.CidrBlock).toBe('10.31.0.0/16');
     expect(await plane.vpcsTaggedWithUid(second.metadata.uid)).toHaveLength(1);
+  });
+
+  it('turns Ready=False with the connection error while its EC2 endpoint does not answer, and Ready again once it does', async () => {
+    const relay = await TcpRelay.start(plane.ec2Endpoint);
+    try {
+      const providerConfig = await useOwnProviderConfig(plane, { endpoint: relay.url });
+      await plane.apply(vpcManifest('cut-off', { cidrBlock: '10.40.0.0/16' }, { spec: { providerConfigRef: { name: providerConfig } } }));
+      await ready('cut-off');
+
+      // The kind's sweep finds the endpoint silent and wakes the VPC, whose own pass says so.
+      await relay.close();
+      const cutOff = await eventually(async () => {
+        const v = await plane.getVpc('cut-off');
+        return condition(v, 'Ready')?.status === 'False' && v;
+      }, 'Ready=False while the endpoint does not answer');
+      const readyCondition = condition(cutOff, 'Ready')!;
+      expect(readyCondition.reason).toBe('Unavailable');
+      expect(readyCondition.message).toContain(`cannot reach EC2 in region us-east-1 at ${relay.url}`);
+      expect(readyCondition.message).toContain('ECONNREFUSED');
+      expect(condition(cutOff, 'Synced')).toMatchObject({ status: 'False', reason: 'ReconcileError' });
+
+      await relay.open();
+      const back = await eventually(
+        async () => {
+          const v = await plane.getVpc('cut-off');
+          return condition(v, 'Ready')?.status === 'True' && condition(v, 'Synced')?.status === 'True' && v;
+        },
+        'Ready again once the endpoint answers',
+        120_000,
+      );
+      expect(back.metadata.annotations!['crossplane.io/external-name']).toBe(cutOff.metadata.annotations!['crossplane.io/external-name']);
+    } finally {
+      await relay.close();
+    }
   });
 });

@@ -126,3 +126,23 @@ describe('sweptByUid', () => {
     });
   });
 });
+
+describe('Ec2Api when the endpoint does not answer as EC2', () => {
+  const local = new Ec2Api({} as EC2Client, { region: 'us-east-1', endpoint: 'http://127.0.0.1:5000' });
+
+  it('is Unreachable when nothing answers, naming the region and the endpoint', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5000'), { code: 'ECONNREFUSED' });
+    await expect(local.find('cannot describe VPCs', () => Promise.reject(refused))).rejects.toMatchObject({
+      failureClass: 'Unreachable',
+      message: 'cannot describe VPCs: cannot reach EC2 in region us-east-1 at http://127.0.0.1:5000: connect ECONNREFUSED 127.0.0.1:5000',
+    });
+  });
+
+  it('is Transient when something that is not EC2 answers', async () => {
+    const html = new Error('XML parse error: mismatched tags <html>');
+    await expect(local.find('cannot describe VPCs', () => Promise.reject(html))).rejects.toMatchObject({
+      failureClass: 'Transient',
+      message: expect.stringContaining('cannot reach EC2 in region us-east-1 at http://127.0.0.1:5000'),
+    });
+  });
+});

@@ -17,7 +17,7 @@ import type { Connector, ExternalClient, ExternalObservation, Readiness, SweptOb
 import type { ManagedResource } from '../../../runtime/managed-resource';
 import { describeAlternatives } from '../../../runtime/references/declaration';
 import { ec2ClientFor } from '../ec2-client';
-import { errorCode, toClassifiedAwsError } from '../errors';
+import { classifyAwsError, errorCode, toClassifiedAwsError } from '../errors';
 import { UID_TAG, mapToTags, tagChanges, tagsToMap, type Tag } from '../tags';
 
 export class Ec2Api {
@@ -114,12 +114,15 @@ export class Ec2Api {
   }
 
   private classify(action: string, error: unknown): ClassifiedError {
-    if (isUnreadableAnswer(error)) {
-      // What an unknown region or a wrong endpoint looks like from the SDK: an HTML page or a
-      // DNS failure. Name the region and the endpoint, which is what the user has to fix.
+    // No answer at all (refused, reset, timed out, no such host: an unknown region's endpoint
+    // has no DNS name) is Unreachable, so what the endpoint holds is not reported Ready while
+    // nobody can see it. An answer that is not EC2's (an HTML page: a wrong endpoint) is
+    // Transient. Both name the region and the endpoint, which is what the user has to fix.
+    const unreachable = classifyAwsError(error) === 'Unreachable';
+    if (unreachable || isUnreadableAnswer(error)) {
       const endpoint = this.where.endpoint ?? `the AWS endpoint for ${this.where.region}`;
       return new ClassifiedError(
-        'Transient',
+        unreachable ? 'Unreachable' : 'Transient',
         `${action}: cannot reach EC2 in region ${this.where.region} at ${endpoint}: ${shortMessage(error)}`,
       );
     }
@@ -205,14 +208,7 @@ export function present<F, A>(observed: {
 export const uidFilter = (uid: string): Filter[] => [{ Name: `tag:${UID_TAG}`, Values: [uid] }];
 
 function isUnreadableAnswer(error: unknown): boolean {
-  const e = error as { name?: string; message?: string; code?: string; $metadata?: unknown };
-  const message = e?.message ?? '';
-  return (
-    /XML parse error|Deserialization error|Unexpected token|char '<'/i.test(message) ||
-    e?.code === 'ENOTFOUND' ||
-    e?.code === 'EAI_AGAIN' ||
-    /getaddrinfo ENOTFOUND/.test(message)
-  );
+  return /XML parse error|Deserialization error|Unexpected token|char '<'/i.test((error as Error | undefined)?.message ?? '');
 }
 
 const shortMessage = (error: unknown) => ((error as Error)?.message ?? String(error)).split('\n')[0]!.slice(0, 200);

@@ -3,7 +3,7 @@
 // the target's own message, classified, and naming where the cluster came from (an Object's
 // ProviderConfig, a workload's KubernetesCluster), in the error the Synced condition shows.
 import { ApiException } from '@kubernetes/client-node';
-import { ClassifiedError, type FailureClass } from '../../../runtime/errors';
+import { ClassifiedError, isConnectionFailure, type FailureClass } from '../../../runtime/errors';
 
 /** Long enough for a slow apply of a large object, short beside the activity's own timeout. */
 export const TARGET_CALL_TIMEOUT_MS = 20_000;
@@ -48,19 +48,6 @@ export class TargetCalls {
     const message = error instanceof Error ? error.message : String(error);
     return new ClassifiedError(isConnectionFailure(error) ? 'Unreachable' : 'Transient', `${this.where}: cannot ${what}: ${message}`);
   }
-}
-
-/** Socket-level failures: the server is down, gone from the network, or cut the connection. */
-const CONNECTION_FAILURES =
-  /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENOTFOUND|EAI_AGAIN|EPIPE)\b|socket hang up/;
-
-/** Whether `error` (or what it wraps: fetch puts the socket's error in `cause`) failed to reach the server. */
-export function isConnectionFailure(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if ((typeof code === 'string' && CONNECTION_FAILURES.test(code)) || CONNECTION_FAILURES.test(e.message)) return true;
-  }
-  return false;
 }
 
 function classOf(status: number): FailureClass {
