@@ -19,7 +19,7 @@
 //   --no-peer                   skip provider-aws in `all`, and provider-kubernetes' row in object
 //   --pause-before-delete S     provider-aws: seconds between all Ready and the delete (default 190,
 //                               past its 3-minute creation grace period)
-//   --embedded-watcher          vpc, object: run the watcher inside the worker process
+//   --embedded-watcher          vpc, object, network: run the watcher inside the worker process
 //   --keep                      leave each scenario's state directory behind (logs, kubeconfig)
 //
 // Each scenario prints a table and writes JSON to bench/results/; with both network runs, a
@@ -96,7 +96,7 @@ if (runs('application')) {
   });
 }
 let ours: NetworkChainResult | undefined;
-if (runs('network')) ours = await runNetworkChain({ keep });
+if (runs('network')) ours = await runNetworkChain({ keep, embeddedWatcher: values['embedded-watcher'] });
 // After ours, never alongside: it needs the CPU to itself as much as we did, and port 8080.
 let peer: ProviderAwsPeerResult | undefined;
 if (runs('provider-aws')) peer = await runProviderAwsPeer({ pauseBeforeDeleteSeconds: Number(values['pause-before-delete']), keep });

@@ -15,6 +15,8 @@ export interface NetworkObject {
   key: string;
   api: KindApi;
   name: string;
+  /** The file in the directory that declares it. */
+  file: string;
 }
 
 /** `dependent` refers to `target`, so it cannot be created before `target` is Ready. */
@@ -38,21 +40,21 @@ interface Manifest {
 /** Reads every manifest in `dir` as `kubectl apply -n <namespace> -f dir` would create it. */
 export async function readNetworkGraph(dir: string, namespace: string): Promise<NetworkGraph> {
   const files = (await readdir(dir)).filter((file) => /\.ya?ml$/.test(file)).sort();
-  const manifests: Manifest[] = [];
+  const manifests: { manifest: Manifest; file: string }[] = [];
   for (const file of files) {
     for (const document of parseAllDocuments(await readFile(join(dir, file), 'utf8'))) {
       const manifest = document.toJS() as Manifest | null;
-      if (manifest?.kind) manifests.push(manifest);
+      if (manifest?.kind) manifests.push({ manifest, file });
     }
   }
   const objects: NetworkObject[] = [];
   const edges: DependencyEdge[] = [];
-  for (const manifest of manifests) {
+  for (const { manifest, file } of manifests) {
     // What managed resources read (the Instance's user-data Secret) is no node: it is ready once applied.
     const kind = findKind(groupOf(manifest.apiVersion), manifest.kind);
     if (!kind) continue;
     const key = keyOfObject(manifest.kind, manifest.metadata.name);
-    objects.push({ key, api: kind.api, name: manifest.metadata.name });
+    objects.push({ key, api: kind.api, name: manifest.metadata.name, file });
     // dependenciesOf reads only the namespace and the spec; the rest of the metadata is the server's.
     const resource = { metadata: { ...manifest.metadata, namespace }, spec: manifest.spec } as Pick<ManagedResource, 'metadata' | 'spec'>;
     for (const target of namedTargets(dependenciesOf(kind, resource))) {
@@ -93,4 +95,23 @@ export function heaviestChain(graph: NetworkGraph, weight: (key: string) => numb
     if (chain.total > heaviest.total) heaviest = chain;
   }
   return heaviest;
+}
+
+/**
+ * The objects in an order that creates each one after everything it refers to: what a user
+ * applying them one at a time, each once the ones before it are Ready, would follow. Ties keep
+ * the graph's (file) order.
+ */
+export function dependencyOrder(graph: NetworkGraph): NetworkObject[] {
+  const pending = new Map(graph.objects.map((o) => [o.key, graph.edges.filter((e) => e.dependent === o.key).length]));
+  const ordered: NetworkObject[] = [];
+  while (ordered.length < graph.objects.length) {
+    const next = graph.objects.find((o) => pending.get(o.key) === 0);
+    if (!next) throw new Error(`the example's references form a cycle among ${[...pending.keys()].join(', ')}`);
+    pending.delete(next.key);
+    for (const { target, dependent } of graph.edges)
+      if (target === next.key && pending.has(dependent)) pending.set(dependent, pending.get(dependent)! - 1);
+    ordered.push(next);
+  }
+  return ordered;
 }
