@@ -19,6 +19,15 @@ export function isSettled(mr: ManagedResource): boolean {
 }
 
 /**
+ * A resource with an external resource that is not settled and not on its way out: Ready=False
+ * or Synced=False, typically because the provider could not be reached.
+ */
+export function awaitsProvider(mr: ManagedResource): boolean {
+  const { annotations, deletionTimestamp } = mr.metadata;
+  return !deletionTimestamp && annotations?.[PAUSED] !== 'true' && annotations?.[EXTERNAL_NAME] !== undefined && !isSettled(mr);
+}
+
+/**
  * Why the resource's own workflow should look now, or undefined when the sweep saw nothing its
  * pass would act on: the external resource is gone or not ready, it drifted and the management
  * policies let the pass correct it, or status.atProvider no longer says what EC2 says.

@@ -111,6 +111,7 @@ describe('sweepKind', () => {
       swept: 4,
       scopes: 3,
       failures: [],
+      failedScopes: [],
       wake: [
         {
           ref: { group: api.group, kind: 'Thing', namespace: 'ns', name: 'b' },
@@ -144,10 +145,41 @@ describe('sweepKind', () => {
     const outcome = await sweepKind({ group: api.group, kind: api.kind });
     expect(outcome.intervalSeconds).toBe(3);
     expect(outcome.failures).toEqual(['default/broken-1: cannot describe things: AuthFailure']);
+    expect(outcome.failedScopes).toEqual(['default/broken-1']);
     expect(outcome.wake.map((w) => [w.ref.name, w.reason])).toEqual([
       ['x', 'the sweep cannot observe it: cannot describe things: AuthFailure'],
       ['y', 'the sweep cannot observe it: cannot describe things: AuthFailure'],
     ]);
+  });
+
+  it('wakes the unsettled resources of a scope it could not read once that scope answers again, and no others', async () => {
+    const observed: string[][] = [];
+    const kind = stubKind({ down: inSync('down'), settled: inSync('settled') }, observed);
+    const { sweepKind } = createSweepActivities(
+      async () => [
+        thing('down', 'us-east-1', { settled: false }),
+        thing('settled', 'us-east-1'),
+        thing('elsewhere', 'eu-west-1', { settled: false }),
+      ],
+      {} as ConnectContext,
+      { kindFor: () => kind },
+    );
+    const outcome = await sweepKind({ group: api.group, kind: api.kind }, ['default/us-east-1']);
+    expect(observed).toEqual([['settled', 'down']]);
+    expect(outcome.wake.map((w) => [w.ref.name, w.reason])).toEqual([['down', 'the provider answers again']]);
+    expect(outcome.failedScopes).toEqual([]);
+  });
+
+  it('keeps asking a scope whose resources are all unsettled until it answers, waking none of them meanwhile', async () => {
+    const observed: string[][] = [];
+    const kind = stubKind({}, observed);
+    const { sweepKind } = createSweepActivities(async () => [thing('x', 'broken-1', { settled: false })], {} as ConnectContext, {
+      kindFor: () => kind,
+    });
+    const outcome = await sweepKind({ group: api.group, kind: api.kind }, ['default/broken-1']);
+    expect(observed).toEqual([['x']]);
+    expect(outcome.failedScopes).toEqual(['default/broken-1']);
+    expect(outcome.wake).toEqual([]); // its own backoff is under way
   });
 
   it('refuses a kind without bulk observation, for good', async () => {

@@ -9,7 +9,7 @@ import type { ManagedResource } from '../runtime/managed-resource';
 import { findKind } from '../providers/registry';
 import type { SweepOutcome, SweepScope, WakeTarget } from '../workflows/sweep-api';
 import { asActivity, classify } from './failures';
-import { groupByScope, isSettled, reasonToWake } from './sweep-drift';
+import { awaitsProvider, groupByScope, isSettled, reasonToWake } from './sweep-drift';
 import type { ListManagedObjects } from './sweep-list';
 
 export interface SweepActivityOptions {
@@ -24,26 +24,43 @@ export interface SweepActivityOptions {
 
 export function createSweepActivities(list: ListManagedObjects, context: ConnectContext, options: SweepActivityOptions = {}) {
   return {
-    async sweepKind(scope: SweepScope): Promise<SweepOutcome> {
+    /**
+     * `recovering` names the scopes whose bulk read failed last time. Their resources may since
+     * have turned unready (an unreachable endpoint makes them Ready=False) and back off alone,
+     * up to minutes; so there the sweep also looks at those, and wakes them all once the
+     * provider answers again.
+     */
+    async sweepKind(scope: SweepScope, recovering: readonly string[] = []): Promise<SweepOutcome> {
       return asActivity(async () => {
         const kind = (options.kindFor ?? findKind)(scope.group, scope.kind);
         if (!kind?.bulkObservation) {
           throw ApplicationFailure.nonRetryable(`${scope.kind}.${scope.group} has no bulk observation to sweep with`, 'NoBulkObservation');
         }
+        const { scopeOf } = kind.bulkObservation;
         const listed = await list(kind.api, scope.namespace);
         const settled = listed.filter(isSettled);
-        const groups = groupByScope(settled, kind.bulkObservation.scopeOf);
+        const groups = groupByScope(settled, scopeOf);
+        const waiting = groupByScope(
+          listed.filter((mr) => awaitsProvider(mr) && recovering.includes(scopeOf(mr))),
+          scopeOf,
+        );
+        for (const name of waiting.keys()) if (!groups.has(name)) groups.set(name, []);
         const wake: WakeTarget[] = [];
         const failures: string[] = [];
+        const failedScopes: string[] = [];
         // One scope after another: there are few (one per ProviderConfig and region), and the
         // provider's rate limits are per account and region anyway.
         for (const [name, mrs] of groups) {
+          const unsettled = waiting.get(name) ?? [];
           try {
-            wake.push(...(await sweepScope(kind, mrs, context)));
+            wake.push(...(await sweepScope(kind, mrs, unsettled, context)));
+            wake.push(...unsettled.map((mr) => wakeTarget(kind, mr, 'the provider answers again')));
           } catch (error) {
-            // Its resources' own passes report the error in Synced, and back off from there.
+            // The settled resources' own passes report the error, and back off from there; the
+            // unsettled ones are backing off already.
             const { message } = classify(error);
             failures.push(`${name}: ${message}`);
+            failedScopes.push(name);
             wake.push(...mrs.map((mr) => wakeTarget(kind, mr, `the sweep cannot observe it: ${message}`)));
           }
         }
@@ -54,17 +71,27 @@ export function createSweepActivities(list: ListManagedObjects, context: Connect
           scopes: groups.size,
           wake,
           failures,
+          failedScopes,
         };
       });
     },
   };
 }
 
-/** Observes one scope's resources with one client, and picks those whose workflows should look. */
-async function sweepScope(kind: ManagedKind, mrs: ManagedResource[], context: ConnectContext): Promise<WakeTarget[]> {
-  const client = await kind.connector.connect(mrs[0]!, context);
+/**
+ * Observes one scope's settled resources with one client, and picks those whose workflows
+ * should look. The unsettled ones of a recovering scope are observed with them, so the provider
+ * is asked even where nothing there is settled; whether it answers is what counts for them.
+ */
+async function sweepScope(
+  kind: ManagedKind,
+  mrs: ManagedResource[],
+  unsettled: ManagedResource[],
+  context: ConnectContext,
+): Promise<WakeTarget[]> {
+  const client = await kind.connector.connect((mrs[0] ?? unsettled[0])!, context);
   if (!client.observeMany) throw new Error(`the ${kind.api.kind} client has no observeMany, though the kind declares bulkObservation`);
-  const swept = await client.observeMany(mrs);
+  const swept = await client.observeMany([...mrs, ...unsettled]);
   return mrs.flatMap((mr) => {
     const reason = reasonToWake(mr, swept.get(mr.metadata.uid));
     return reason ? [wakeTarget(kind, mr, reason)] : [];

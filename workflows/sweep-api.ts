@@ -17,6 +17,8 @@ export interface SweepInput {
   scope: SweepScope;
   /** The interval the last sweep reported, carried across continue-as-new for when a sweep fails. */
   intervalSeconds?: number;
+  /** Scopes the last sweep could not read, carried across continue-as-new. */
+  recovering?: string[];
   /** History events after which a run continues as new; defaults to 1,000. */
   historyBudget?: number;
 }
@@ -44,6 +46,8 @@ export interface SweepOutcome {
   wake: WakeTarget[];
   /** Scopes whose bulk read failed, with the error; their resources are woken to report it. */
   failures: string[];
+  /** The names of those scopes, for the next sweep to watch for their recovery (absent in older histories). */
+  failedScopes?: string[];
 }
 
 export interface SweepState {

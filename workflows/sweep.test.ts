@@ -40,7 +40,7 @@ const outcome = (wake: WakeTarget[] = []): SweepOutcome => ({ intervalSeconds: 0
  */
 async function withSweep(
   world: World,
-  sweep: (n: number, ref: ResourceRef) => SweepOutcome,
+  sweep: (n: number, ref: ResourceRef, recovering?: readonly string[]) => SweepOutcome,
   body: (h: { ref: ResourceRef; sweepId: string; calls: () => number }) => Promise<void>,
   input: Partial<SweepInput> = {},
 ): Promise<void> {
@@ -49,9 +49,9 @@ async function withSweep(
   const ref: ResourceRef = { group: 'ec2.aws.chronoplane.io', kind: 'VPC', namespace: `sweep-${counter}`, name: 'settled' };
   let calls = 0;
   const sweepActivities: SweepActivities = {
-    async sweepKind() {
+    async sweepKind(_scope, recovering) {
       calls += 1;
-      return sweep(calls, ref);
+      return sweep(calls, ref, recovering);
     },
   };
   const worker = await Worker.create({
@@ -125,6 +125,26 @@ describe('sweep workflow', () => {
         expect(state.lastError).toBeUndefined();
       },
       { intervalSeconds: 0.2 }, // what the failed first sweep waits, as a previous run would carry it
+    );
+  });
+
+  it('tells each sweep which scopes the last one could not read, until they answer', async () => {
+    const world = new World();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2, safetyNetSeconds: 3_600 };
+    const asked: (readonly string[] | undefined)[] = [];
+    await withSweep(
+      world,
+      (n, _ref, recovering) => {
+        asked.push(recovering);
+        if (n === 1) return { ...outcome(), failures: ['default/us-east-1: connect ECONNREFUSED'], failedScopes: ['default/us-east-1'] };
+        // A sweep that fails as a whole (the API server's list) forgets nothing.
+        if (n === 2) throw ApplicationFailure.nonRetryable('Kubernetes API: connection refused', 'Transient');
+        return outcome();
+      },
+      async ({ calls }) => {
+        await eventually(() => calls() >= 4, 'four sweeps');
+        expect(asked.slice(0, 4)).toEqual([undefined, ['default/us-east-1'], ['default/us-east-1'], undefined]);
+      },
     );
   });
 

@@ -24,22 +24,35 @@ const DEFAULT_INTERVAL_SECONDS = 60;
 /** About 150 quiet sweeps (six events each) per run, so replaying a run stays cheap. */
 const DEFAULT_HISTORY_BUDGET = 1_000;
 
+/**
+ * A sweep after one that could not read some scopes passes them on, so their resources are
+ * woken once the provider answers. Asked only when there are such scopes, so quiet histories
+ * gain no marker.
+ */
+const WAKE_SCOPES_THAT_ANSWER_AGAIN = 'wake-scopes-that-answer-again';
+
 /** Temporal refuses more than 2,000 pending outgoing signals per workflow; stay well under. */
 const SIGNALS_AT_ONCE = 500;
 
 export async function sweepManagedKind(input: SweepInput): Promise<void> {
   const { scope } = input;
   let intervalSeconds = input.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS;
+  // Scopes the last sweep could not read: their resources are woken once they answer again.
+  let recovering = input.recovering ?? [];
   const state: SweepState = { scope, sweeps: 0, woken: 0 };
   wf.setHandler(sweepStateQuery, () => state);
 
   for (;;) {
     try {
-      const outcome = await sweeper.sweepKind.executeWithOptions({ summary: `sweep ${describe(scope)} for drift` }, [scope]);
+      const outcome = await sweeper.sweepKind.executeWithOptions(
+        { summary: `sweep ${describe(scope)} for drift` },
+        recovering.length > 0 && wf.patched(WAKE_SCOPES_THAT_ANSWER_AGAIN) ? [scope, recovering] : [scope],
+      );
       state.sweeps += 1;
       state.last = { ...outcome, at: new Date().toISOString() };
       state.lastError = undefined;
       intervalSeconds = outcome.intervalSeconds;
+      recovering = outcome.failedScopes ?? [];
       state.woken += await wake(outcome.wake);
     } catch (error) {
       if (!(error instanceof wf.ActivityFailure)) throw error;
@@ -51,7 +64,7 @@ export async function sweepManagedKind(input: SweepInput): Promise<void> {
     await wf.sleep(intervalSeconds * 1000, { summary: 'until the next sweep' });
     const { continueAsNewSuggested, historyLength } = wf.workflowInfo();
     if (continueAsNewSuggested || historyLength > (input.historyBudget ?? DEFAULT_HISTORY_BUDGET)) {
-      await wf.continueAsNew<typeof sweepManagedKind>({ ...input, intervalSeconds });
+      await wf.continueAsNew<typeof sweepManagedKind>({ ...input, intervalSeconds, recovering });
     }
   }
 }
