@@ -3,8 +3,11 @@
 // sweep or a wake-up fails, and continues as new to bound its history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
 import { World } from '../test/unit/world';
 import type { SweepActivities } from '../activities/sweep';
@@ -36,13 +39,15 @@ const outcome = (wake: WakeTarget[] = []): SweepOutcome => ({ intervalSeconds: 0
 
 /**
  * A worker serving a settled resource's reconcile workflow over `world` and a sweep whose
- * activity answers with `sweep(n)` on its n-th call (from 1).
+ * activity answers with `sweep(n)` on its n-th call (from 1). With RECORD_HISTORIES=1, the
+ * sweep's history is saved as `recordAs` for the replay test (test/replay/).
  */
 async function withSweep(
   world: World,
   sweep: (n: number, ref: ResourceRef, recovering?: readonly string[]) => SweepOutcome,
   body: (h: { ref: ResourceRef; sweepId: string; calls: () => number }) => Promise<void>,
   input: Partial<SweepInput> = {},
+  recordAs?: string,
 ): Promise<void> {
   counter += 1;
   const taskQueue = `sweep-test-${counter}`;
@@ -73,6 +78,10 @@ async function withSweep(
     const sweepId = sweepWorkflowIdFor(scope);
     await env.client.workflow.start(SWEEP_WORKFLOW, { workflowId: sweepId, taskQueue, args: [{ scope, ...input } satisfies SweepInput] });
     await body({ ref, sweepId, calls: () => calls });
+    if (recordAs && process.env.RECORD_HISTORIES === '1') {
+      const history = await env.client.workflow.getHandle(sweepId).fetchHistory();
+      await writeFile(join(import.meta.dirname, '..', 'test', 'replay', 'histories', `${recordAs}.json`), historyToJSON(history));
+    }
     await Promise.all([reconcile.terminate('test finished'), env.client.workflow.getHandle(sweepId).terminate('test finished')]);
   });
 }
@@ -145,6 +154,8 @@ describe('sweep workflow', () => {
         await eventually(() => calls() >= 4, 'four sweeps');
         expect(asked.slice(0, 4)).toEqual([undefined, ['default/us-east-1'], ['default/us-east-1'], undefined]);
       },
+      {},
+      'sweep-recovering-scope',
     );
   });
 
