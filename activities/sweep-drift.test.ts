@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SweptObservation } from '../runtime/external-client';
 import type { ManagedResource } from '../runtime/managed-resource';
-import { groupByScope, isSettled, reasonToWake } from './sweep-drift';
+import { awaitsProvider, groupByScope, isSettled, reasonToWake } from './sweep-drift';
 
 const condition = (type: string, status: string) => ({ type, status, reason: 'r', lastTransitionTime: '2026-01-01T00:00:00Z' });
 
@@ -48,6 +48,22 @@ describe('isSettled', () => {
     ['being deleted', resource({ deleting: true }), false],
   ])('%s: %s', (_what, mr, settled) => {
     expect(isSettled(mr)).toBe(settled);
+  });
+});
+
+describe('awaitsProvider', () => {
+  it.each([
+    [
+      'Ready=False with an external resource (its provider cannot be reached)',
+      resource({ status: { conditions: [condition('Ready', 'False'), condition('Synced', 'False')] } }),
+      true,
+    ],
+    ['settled', resource(), false],
+    ['never created', resource({ annotations: {}, status: {} }), false],
+    ['paused', resource({ annotations: { 'crossplane.io/external-name': 'vpc-1', 'crossplane.io/paused': 'true' }, status: {} }), false],
+    ['being deleted', resource({ deleting: true, status: {} }), false],
+  ])('%s: %s', (_what, mr, awaits) => {
+    expect(awaitsProvider(mr)).toBe(awaits);
   });
 });
 
