@@ -3,8 +3,9 @@
 // Each object's time from its own `kubectl apply` to Ready is its create latency through the
 // whole path a user waits on (kubectl, the watcher, its workflow, EC2, the status write). Summed
 // along the heaviest chain, that is the time to bring the chain up step by step with no waiting
-// between steps; applying the whole directory at once costs more than that only by its
-// ordering (the wake-ups), where a requeue-based controller waits seconds to a minute per edge.
+// between steps. Applying the whole directory at once costs more than that by its ordering (the
+// wake-ups, where a requeue-based controller waits seconds to a minute per edge) and by every
+// object's work competing for the same cores, which an object applied alone does not meet.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchStack } from './chronoplane-stack';

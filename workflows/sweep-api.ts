@@ -23,7 +23,7 @@ export interface SweepInput {
   historyBudget?: number;
 }
 
-/** A settled resource whose own workflow should look now. */
+/** A resource whose own workflow should look now: a settled one, or one of a scope that answers again. */
 export interface WakeTarget {
   ref: ResourceRef;
   uid: string;

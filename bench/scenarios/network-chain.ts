@@ -9,7 +9,8 @@
 // DependencyViolations (goal 0), and whether moto itself, with its one journal lock, is the
 // bottleneck rather than us. Last, the same files applied one at a time, each once the ones
 // before it are Ready (bench/one-at-a-time.ts): the chain brought up step by step, kubectl and
-// all, against which applying everything at once shows what its ordering costs a user.
+// all, against which applying everything at once shows what its ordering and its contention
+// for the machine cost a user.
 import { join } from 'node:path';
 import { repoRoot } from '../../stack/paths';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
