@@ -51,7 +51,3 @@ export function describeAwsError(error: unknown): string {
   const prefix = code && code !== 'Error' ? `${code}: ` : '';
   return `${prefix}${(error as AwsServiceError)?.message ?? String(error)}`;
 }
-
-export function toClassifiedAwsError(action: string, error: unknown): ClassifiedError {
-  return new ClassifiedError(classifyAwsError(error), `${action}: ${describeAwsError(error)}`);
-}

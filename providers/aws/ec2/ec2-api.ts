@@ -17,7 +17,7 @@ import type { Connector, ExternalClient, ExternalObservation, Readiness, SweptOb
 import type { ManagedResource } from '../../../runtime/managed-resource';
 import { describeAlternatives } from '../../../runtime/references/declaration';
 import { ec2ClientFor } from '../ec2-client';
-import { classifyAwsError, errorCode, toClassifiedAwsError } from '../errors';
+import { classifyAwsError, describeAwsError, errorCode } from '../errors';
 import { UID_TAG, mapToTags, tagChanges, tagsToMap, type Tag } from '../tags';
 
 export class Ec2Api {
@@ -118,15 +118,15 @@ export class Ec2Api {
     // has no DNS name) is Unreachable, so what the endpoint holds is not reported Ready while
     // nobody can see it. An answer that is not EC2's (an HTML page: a wrong endpoint) is
     // Transient. Both name the region and the endpoint, which is what the user has to fix.
-    const unreachable = classifyAwsError(error) === 'Unreachable';
-    if (unreachable || isUnreadableAnswer(error)) {
+    const failureClass = classifyAwsError(error);
+    if (failureClass === 'Unreachable' || isUnreadableAnswer(error)) {
       const endpoint = this.where.endpoint ?? `the AWS endpoint for ${this.where.region}`;
       return new ClassifiedError(
-        unreachable ? 'Unreachable' : 'Transient',
+        failureClass === 'Unreachable' ? 'Unreachable' : 'Transient',
         `${action}: cannot reach EC2 in region ${this.where.region} at ${endpoint}: ${shortMessage(error)}`,
       );
     }
-    return toClassifiedAwsError(action, error);
+    return new ClassifiedError(failureClass, `${action}: ${describeAwsError(error)}`);
   }
 }
 
