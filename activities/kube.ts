@@ -21,6 +21,12 @@ import { kindFor } from '../providers/registry';
 
 export const FIELD_MANAGER = 'chronoplane';
 
+/** How long a Namespace's labels read from the API server (not from the watch) are reused. */
+const NAMESPACE_LABELS_TTL_MS = 10_000;
+
+/** Reads and conflicting writes setFinalizer tries before it gives up (the activity's retry takes over). */
+const SET_FINALIZER_ATTEMPTS = 5;
+
 /** How a followed list is recorded among a dependent's followed objects: a name no object can have. */
 const WHOLE_SCOPE = '*';
 
@@ -36,6 +42,8 @@ export class KubeAccess implements ConnectContext {
   private readonly referencedKinds = new TargetWatches();
   /** Dependent uid → what it follows through readControlObject / listControlObjects (JSON TargetKeys, name '*' for a scope). */
   private readonly followed = new Map<string, Set<string>>();
+  /** Namespace labels read while the Namespace watch is not synced; see getNamespaceLabels. */
+  private readonly namespaceLabels = new Map<string, { labels: Record<string, string> | undefined; expires: number }>();
 
   constructor(private readonly kubeConfig: KubeConfig) {
     this.customObjects = kubeConfig.makeApiClient(CustomObjectsApi);
@@ -100,9 +108,49 @@ export class KubeAccess implements ConnectContext {
     );
   }
 
-  /** Replaces the object; fails with 409 if it changed since it was read (optimistic locking). */
-  async replace(ref: ResourceRef, object: ManagedResource): Promise<ManagedResource> {
-    return this.custom.replace({ ...target(ref), body: object, fieldManager: FIELD_MANAGER });
+  /**
+   * Replaces the object; fails with 409 if it changed since it was read (optimistic locking).
+   * Strict field validation: a field the kind does not have fails the write (400) instead of
+   * being pruned quietly. `dryRun` asks the API server whether it would take the write.
+   */
+  async replace(ref: ResourceRef, object: ManagedResource, options: { dryRun?: boolean } = {}): Promise<ManagedResource> {
+    return this.custom.replace({
+      ...target(ref),
+      body: object,
+      fieldManager: FIELD_MANAGER,
+      fieldValidation: 'Strict',
+      ...(options.dryRun ? { dryRun: 'All' } : {}),
+    });
+  }
+
+  /**
+   * Adds (present) or removes one finalizer of any object, by apiVersion and kind. A merge patch
+   * carrying the resourceVersion it read, so a concurrent change is never lost (409: read again).
+   * False when the object is gone, or is being deleted and would need the finalizer added (the
+   * API server takes no new finalizer then).
+   */
+  async setFinalizer(apiVersion: string, key: ObjectKey, finalizer: string, present: boolean): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const found = await this.getAny(apiVersion, key.kind, key.namespace, key.name);
+      if (!found) return false;
+      const metadata = found.metadata as { resourceVersion: string; finalizers?: string[]; deletionTimestamp?: string };
+      const finalizers = metadata.finalizers ?? [];
+      if (finalizers.includes(finalizer) === present) return true;
+      if (present && metadata.deletionTimestamp) return false;
+      const wanted = present ? [...finalizers, finalizer] : finalizers.filter((f) => f !== finalizer);
+      const patch = {
+        apiVersion,
+        kind: key.kind,
+        metadata: { name: key.name, namespace: key.namespace || undefined, resourceVersion: metadata.resourceVersion, finalizers: wanted },
+      };
+      try {
+        await this.objects.patch(patch, undefined, undefined, FIELD_MANAGER, undefined, PatchStrategy.MergePatch);
+        return true;
+      } catch (error) {
+        if (isStatus(error, 404)) return false;
+        if (!isStatus(error, 409) || attempt >= SET_FINALIZER_ATTEMPTS) throw error;
+      }
+    }
   }
 
   /**
@@ -239,6 +287,29 @@ export class KubeAccess implements ConnectContext {
     );
   }
 
+  async getNamespacedObject(api: ClusterKind, namespace: string, name: string): Promise<Record<string, unknown> | undefined> {
+    return orUndefinedOn404(() =>
+      this.customObjects.getNamespacedCustomObject({ group: api.group, version: api.version, plural: api.plural, namespace, name }),
+    );
+  }
+
+  /**
+   * From the shared watch of Namespaces once it has synced (no API read per pass); until then,
+   * or where it cannot run, a read kept for NAMESPACE_LABELS_TTL_MS. A relabelled namespace
+   * takes effect at the next pass after the watch sees it.
+   */
+  async getNamespaceLabels(namespace: string): Promise<Record<string, string> | undefined> {
+    const watched = await this.referencedKinds.cached(namespaceTarget(namespace), this.kubeConfig);
+    if (watched !== undefined) return watched === null ? undefined : (watched.metadata?.labels ?? {});
+    const now = Date.now();
+    const hit = this.namespaceLabels.get(namespace);
+    if (hit && hit.expires > now) return hit.labels;
+    const found = await orUndefinedOn404(() => this.core.readNamespace({ name: namespace }));
+    const labels = found ? (found.metadata?.labels ?? {}) : undefined;
+    this.namespaceLabels.set(namespace, { labels, expires: now + NAMESPACE_LABELS_TTL_MS });
+    return labels;
+  }
+
   async getSecretValue(namespace: string, name: string, key: string): Promise<string | undefined> {
     const secret = await orUndefinedOn404(() => this.core.readNamespacedSecret({ namespace, name }));
     const encoded = secret?.data?.[key];
@@ -263,7 +334,7 @@ export class KubeAccess implements ConnectContext {
 
 type Target = ReturnType<typeof target>;
 type Options = Parameters<CustomObjectsApi['patchNamespacedCustomObject']>[1];
-type Write = { body: object; fieldManager: string };
+type Write = { body: object; fieldManager: string; fieldValidation?: string; dryRun?: string };
 
 /**
  * CustomObjectsApi's namespaced and cluster-scoped calls behind one face, so every caller works
@@ -321,4 +392,9 @@ async function orUndefinedOn404<T>(call: () => Promise<T>): Promise<T | undefine
 /** The control cluster's own objects, in TargetWatches' terms. */
 function referencedTarget(key: ObjectKey, apiVersion: string): TargetKey {
   return { cluster: 'control', apiVersion, kind: key.kind, namespace: key.namespace, name: key.name };
+}
+
+/** A Namespace of the control cluster, in TargetWatches' terms (cluster-scoped: namespace ''). */
+function namespaceTarget(name: string): TargetKey {
+  return { cluster: 'control', apiVersion: 'v1', kind: 'Namespace', namespace: '', name };
 }

@@ -10,11 +10,10 @@ import type { ExternalClient, ExternalObservation } from '../runtime/external-cl
 import { OBJECT_GONE } from '../runtime/errors';
 import { workflowIdFor, type ManagedKind, type PollIntervals, type ResourceRef } from '../runtime/managed-kind';
 import { managementPoliciesOf, type ManagedResource } from '../runtime/managed-resource';
-import type { PassObservation } from '../workflows/observation';
+import type { OwnedExternal, PassObservation } from '../workflows/observation';
 import { allows } from '../workflows/decide';
 import type { ManagementAction } from '../apis/managed';
-import { findKind, kindFor } from '../providers/registry';
-import { dependenciesOf, namedTargets } from '../runtime/references/dependencies';
+import { kindFor, managedKinds } from '../providers/registry';
 import { usedByMarks } from '../runtime/references/used-by';
 import { ReferenceAccess } from './references';
 import { asActivity, classify } from './failures';
@@ -23,6 +22,7 @@ import { isStatus, type KubeAccess } from './kube';
 import { apiServerReads, type ObjectSource } from './object-cache';
 import { ConnectionPublisher } from './connection-secret';
 import { RecentObservations } from './recent-observations';
+import { ownershipRefusal } from './ownership';
 import type { OwnWrites } from './own-writes';
 
 export interface WriteBack {
@@ -64,18 +64,34 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
   }
 
   /**
+   * Whether the owner an external resource names exists: from the cache when it holds that very
+   * object, else from the API server, so an owner the cache has not seen yet still counts.
+   */
+  async function ownerExists(owner: ResourceRef, uid: string): Promise<boolean> {
+    if (objects.peek?.(owner)?.metadata.uid === uid) return true;
+    return (await kube.get(owner))?.metadata.uid === uid;
+  }
+
+  /**
    * Observes, then lets a kind that can protect its external resource (ExternalClient.protect)
-   * hold it while dependents exist, or let go once they are gone or the object is deleting.
+   * hold it while dependents exist, or let go once they are gone or the object is deleting. An
+   * external resource another existing object owns is refused instead (activities/ownership.ts):
+   * nothing more is asked of it, and nothing of it is kept but the refusal.
    */
   async function observeAndProtect(
     kind: ManagedKind,
     ref: ResourceRef,
     mr: ManagedResource,
     resolved: ManagedResource,
-    object: { deletionPolicy: string; managementPolicies: readonly ManagementAction[] },
-  ): Promise<ExternalObservation<unknown, unknown>> {
+    object: { deletionPolicy: string; managementPolicies: readonly ManagementAction[]; externalName?: string },
+  ): Promise<{ observation: ExternalObservation<unknown, unknown>; refusal?: string }> {
     const client = await connect(ref, mr);
     const observation = await client.observe(resolved);
+    if (observation.claimedBy) {
+      const kinds = managedKinds.map((k) => k.api);
+      const refusal = await ownershipRefusal(ref, object.externalName, observation.claimedBy, kinds, ownerExists);
+      if (refusal) return { observation: NOT_OURS, refusal };
+    }
     const deletesItself = object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
     if (client.protect && observation.resourceExists && deletesItself) {
       // Marks stay until each dependent is gone, deleting or not: that is the order to keep.
@@ -83,7 +99,7 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
       const changed = await client.protect(resolved, observation, inUse);
       if (changed) log.info('protected external resource', { resource: workflowIdFor(ref), changed, kind: kind.api.kind });
     }
-    return observation;
+    return { observation };
   }
 
   /**
@@ -92,12 +108,12 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
    */
   async function referencesOf(kind: ManagedKind, mr: ManagedResource, deleting: boolean) {
     if (deleting) {
-      const dependsOnManaged = namedTargets(dependenciesOf(kind, mr)).some((t) => findKind(t.group, t.kind) !== undefined);
+      const dependsOnManaged = references.holdsMarks(kind, mr);
       const blockers = usedByMarks(mr.metadata.annotations).length > 0 ? await references.blockers(kind, mr) : undefined;
       const summary = dependsOnManaged ? { waiting: [], errors: [], writes: [], unmarked: [], dependsOnManaged } : undefined;
       return { references: summary, blockers, resolved: mr };
     }
-    const found = await references.resolve(kind, mr);
+    const found = await references.resolve(kind, mr, { verifyWrites: true });
     return {
       references: found?.observation,
       blockers: undefined,
@@ -164,8 +180,9 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
      * Reads the object and observes the external resource; runs as a local activity. The object
      * comes from the cache, no older than `atLeast`: the resourceVersion of the newest watch
      * event or own write the workflow knows of (absent in histories from before it was passed).
+     * `owned` is the external name an earlier pass found this object owns (see OwnedExternal).
      */
-    async observe(ref: ResourceRef, atLeast?: string): Promise<PassObservation> {
+    async observe(ref: ResourceRef, atLeast?: string, owned?: OwnedExternal): Promise<PassObservation> {
       return asActivity(async () => {
         const mr = await objects.read(ref, atLeast);
         if (!mr) return { found: false };
@@ -209,9 +226,14 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           // delete that just answered for this very state of the object has said it already.
           const told =
             recent.take({ uid: m.uid, generation: m.generation, externalName: object.externalName, deleting: object.deleting }) ??
-            (deletesAtOnce(kind, object) ? TO_BE_DELETED : undefined);
-          const { connectionDetails, ...observation }: ExternalObservation<unknown, unknown> =
-            told ?? (await observeAndProtect(kind, ref, mr, resolved, object));
+            (deletesAtOnce(kind, object) && ownsAlready(owned, object) ? TO_BE_DELETED : undefined);
+          const observed = told ? { observation: told } : await observeAndProtect(kind, ref, mr, resolved, object);
+          if (observed.refusal) {
+            const resource = `${ref.namespace}/${ref.name}`;
+            log.warn('external resource belongs to another object', { resource, refusal: observed.refusal });
+            return { ...passBasis, external: { ...observed.observation, ownedByAnother: observed.refusal } };
+          }
+          const { connectionDetails, claimedBy: _ownerGone, ...observation } = observed.observation;
           // Published here and left out of the result: history never holds the values. A
           // resource being deleted publishes nothing; its Secret goes with it.
           const published = object.deleting ? undefined : await connectionSecrets.publish(mr, kind.api, connectionDetails);
@@ -374,6 +396,15 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
 }
 
 const GONE: ExternalObservation<unknown, unknown> = { resourceExists: false, resourceUpToDate: false };
+
+/**
+ * An external resource another object owns, as the pass sees it: there, and nothing else. Its
+ * state, late-initialized fields and connection details are that owner's, not this object's.
+ */
+const NOT_OURS: ExternalObservation<unknown, unknown> = { resourceExists: true, resourceUpToDate: true };
+
+const ownsAlready = (owned: OwnedExternal | undefined, object: { uid: string; externalName?: string }): boolean =>
+  owned !== undefined && owned.uid === object.uid && owned.externalName === object.externalName;
 
 /**
  * What a resource being deleted counts as when its kind deletes synchronously: there, as far

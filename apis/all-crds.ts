@@ -4,22 +4,39 @@ import { crd, managedResourceCrd } from './crd';
 import { managedKinds } from '../providers/registry';
 import { kubernetesProviderConfigCrd } from '../providers/kubernetes/crds';
 import { kubernetesClusterCrd } from '../providers/kubernetes/workload/cluster';
-import { ProviderConfigSpec, ProviderConfigStatus, providerConfigApi } from '../providers/aws/providerconfig';
+import { modernProviderConfigCrds } from '../providers/kubernetes/modern-providerconfigs';
+import {
+  ClusterProviderConfigSpec,
+  ProviderConfigSpec,
+  ProviderConfigStatus,
+  clusterProviderConfigApi,
+  providerConfigApi,
+} from '../providers/aws/providerconfig';
+
+const awsProviderConfigColumns = [
+  { name: 'SOURCE', type: 'string', jsonPath: '.spec.credentials.source' },
+  { name: 'ENDPOINT', type: 'string', jsonPath: '.spec.endpoint.url' },
+  { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+];
 
 export function allCrds() {
   return [
     crd({
       api: providerConfigApi,
-      scope: 'Cluster',
+      scope: 'Namespaced',
       spec: ProviderConfigSpec,
       status: ProviderConfigStatus,
-      printerColumns: [
-        { name: 'SOURCE', type: 'string', jsonPath: '.spec.credentials.source' },
-        { name: 'ENDPOINT', type: 'string', jsonPath: '.spec.endpoint.url' },
-        { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-      ],
+      printerColumns: awsProviderConfigColumns,
+    }),
+    crd({
+      api: clusterProviderConfigApi,
+      scope: 'Cluster',
+      spec: ClusterProviderConfigSpec,
+      status: ProviderConfigStatus,
+      printerColumns: awsProviderConfigColumns,
     }),
     kubernetesProviderConfigCrd(),
+    ...modernProviderConfigCrds(),
     kubernetesClusterCrd(),
     ...managedKinds.map((k) => managedResourceCrd(k)),
   ];

@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { renderCrds } from './render';
+import { renderCrds, renderRbac } from './render';
 
 const dir = join(import.meta.dirname, '..', 'deploy', 'crds');
 
@@ -11,6 +11,13 @@ describe('generated CRDs', () => {
     const rendered = renderCrds();
     expect((await readdir(dir)).sort()).toEqual(Object.keys(rendered).sort());
     for (const [file, yaml] of Object.entries(rendered)) expect(await readFile(join(dir, file), 'utf8'), file).toBe(yaml);
+  });
+
+  it('and the aggregated ClusterRoles match the CRD list (run `npm run gen` after adding a kind)', async () => {
+    const rbacDir = join(import.meta.dirname, '..', 'deploy', 'rbac');
+    const rendered = renderRbac();
+    expect((await readdir(rbacDir)).sort()).toEqual(Object.keys(rendered).sort());
+    for (const [file, yaml] of Object.entries(rendered)) expect(await readFile(join(rbacDir, file), 'utf8'), file).toBe(yaml);
   });
 
   it('contain only structural-schema keywords', () => {

@@ -33,9 +33,32 @@ export const DeletionPolicy = Type.Union([Type.Literal('Delete'), Type.Literal('
 });
 export type DeletionPolicy = Static<typeof DeletionPolicy>;
 
+/** The legacy reference by name only: provider-kubernetes' cluster-scoped Object to its cluster-scoped ProviderConfig. */
 export const ProviderConfigReference = Doc('The ProviderConfig that holds the credentials and endpoint used to reach the provider.', {
   name: DocString('Name of the cluster-scoped ProviderConfig.', { minLength: 1 }),
 });
+
+export const ProviderConfigKind = Type.Union([Type.Literal('ProviderConfig'), Type.Literal('ClusterProviderConfig')], {
+  description:
+    'Kind of the referenced config: ProviderConfig (in this resource\u2019s own namespace, usable only from there) or ClusterProviderConfig (cluster-scoped, usable from the namespaces its namespaceSelector matches).',
+});
+
+/**
+ * Crossplane v2's reference of a namespaced managed resource: kind and name, defaulting to the
+ * ClusterProviderConfig named default (crossplane-runtime's v2 ProviderConfigReference).
+ */
+export const TypedProviderConfigReference = Type.Object(
+  {
+    kind: ProviderConfigKind,
+    name: DocString('Name of the referenced ProviderConfig or ClusterProviderConfig.', { minLength: 1 }),
+  },
+  {
+    description:
+      'ProviderConfigReference specifies how the provider that will be used to create, observe, update, and delete this managed resource should be configured.',
+    additionalProperties: false,
+    default: { kind: 'ClusterProviderConfig', name: 'default' },
+  },
+);
 
 export const SecretReference = Doc('Where to write the connection details Secret, in this resource\u2019s namespace.', {
   name: DocString('Name of the Secret.', { minLength: 1 }),
@@ -44,12 +67,7 @@ export const SecretReference = Doc('Where to write the connection details Secret
 export function managedSpec<F extends TSchema>(forProvider: F) {
   return Doc('The desired state of the managed resource.', {
     forProvider,
-    providerConfigRef: Type.Optional(
-      Type.Object(ProviderConfigReference.properties, {
-        ...ProviderConfigReference,
-        default: { name: 'default' },
-      }),
-    ),
+    providerConfigRef: Type.Optional(TypedProviderConfigReference),
     deletionPolicy: Type.Optional(DeletionPolicy),
     managementPolicies: Type.Optional(
       withRules(

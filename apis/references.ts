@@ -12,6 +12,7 @@ import {
   type ReferenceDeclaration,
   type ReferenceNames,
 } from '../runtime/references/declaration';
+import { FIELD_PATH_PATTERN } from '../runtime/references/fieldpath';
 
 export const ReferencePolicy = Doc('How the reference is resolved.', {
   resolution: Type.Optional(
@@ -155,7 +156,15 @@ const ObjectCoordinates = {
   namespace: Type.Optional(DocString('Namespace of the referenced object; defaults to this object\u2019s namespace.')),
 };
 
-const FieldPath = (description: string) => DocString(description, { minLength: 1, maxLength: 512 });
+/**
+ * Crossplane's field path syntax (runtime/references/fieldpath.ts), checked at admission so a
+ * malformed path is refused when written rather than reported at resolution.
+ */
+const FieldPath = (description: string) =>
+  withRules(DocString(description, { minLength: 1, maxLength: 512 }), {
+    rule: `self.matches(r'''${FIELD_PATH_PATTERN}''')`,
+    message: 'must be a field path such as spec.forProvider.cidrBlock, data.key or metadata.labels[app.kubernetes.io/name]',
+  });
 
 export const GenericReference = withRules(
   Doc('A dependency on another object, and optionally a value to copy from it.', {
@@ -185,6 +194,11 @@ export const GenericReference = withRules(
     message: 'each reference has exactly one of fromObject, patchesFrom and dependsOn',
   },
   { rule: '!has(self.fromObject) || has(self.toFieldPath)', message: 'fromObject needs toFieldPath' },
+  {
+    // Resolution writes nothing outside spec either; this says so when the object is written.
+    rule: "!has(self.fromObject) || !has(self.toFieldPath) || self.toFieldPath.startsWith('spec.') || self.toFieldPath.startsWith('spec[')",
+    message: 'fromObject writes only into this object\u2019s spec: its toFieldPath starts with spec. (metadata and status are not written)',
+  },
   { rule: '!has(self.dependsOn) || !has(self.toFieldPath)', message: 'dependsOn copies nothing, so it takes no toFieldPath' },
 );
 export type GenericReference = Static<typeof GenericReference>;

@@ -12,7 +12,8 @@ import { addressKind } from './aws/ec2/address';
 import { natGatewayKind } from './aws/ec2/natgateway';
 import { keyPairKind } from './aws/ec2/keypair';
 import { instanceKind } from './aws/ec2/instance';
-import { objectKind } from './kubernetes/object';
+import { namespacedObjectKind, objectKind } from './kubernetes/object';
+import { clusterCollectionKind, namespacedCollectionKind } from './kubernetes/collection';
 import { kubernetesApplicationKind } from './kubernetes/workload/application';
 import { kubernetesApplicationResourceKind } from './kubernetes/workload/resource';
 
@@ -30,6 +31,9 @@ export const managedKinds: readonly ManagedKind[] = [
   keyPairKind,
   instanceKind,
   objectKind,
+  namespacedObjectKind,
+  clusterCollectionKind,
+  namespacedCollectionKind,
   kubernetesApplicationKind,
   kubernetesApplicationResourceKind,
 ];

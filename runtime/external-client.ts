@@ -30,6 +30,25 @@ export interface ExternalObservation<F, A> {
   diff?: string;
   /** What to publish to the resource's connection Secret (see ConnectionDetails). */
   connectionDetails?: ConnectionDetails;
+  /**
+   * The managed resource that the external resource says owns it, when that is another object
+   * than the one observed (another uid). Absent when it names this object or nobody. The engine
+   * then touches nothing (no update, tag or delete) while that owner exists, and adopts the
+   * resource once it is gone (see activities/ownership.ts).
+   */
+  claimedBy?: ExternalClaim;
+}
+
+/**
+ * An owner as an external resource records it: Crossplane's crossplane-kind (`<singular>.<group>`),
+ * crossplane-namespace and crossplane-name, and Chronoplane's uid. The names are absent when
+ * the resource does not carry them.
+ */
+export interface ExternalClaim {
+  uid: string;
+  kind?: string;
+  namespace?: string;
+  name?: string;
 }
 
 /**
@@ -124,6 +143,15 @@ export interface ClusterKind {
 export interface ConnectContext {
   getClusterObject(api: ClusterKind, name: string): Promise<Record<string, unknown> | undefined>;
   getSecretValue(namespace: string, name: string, key: string): Promise<string | undefined>;
+  /** A namespaced object of a custom kind (a namespaced ProviderConfig); undefined when missing. */
+  getNamespacedObject?(api: ClusterKind, namespace: string, name: string): Promise<Record<string, unknown> | undefined>;
+  /**
+   * A namespace's labels, undefined when it does not exist: what a ClusterProviderConfig's
+   * namespaceSelector is checked against. Served from a watch or a short cache, so a settled
+   * resource's pass costs no API read for it. Absent where it cannot be read; a selector then
+   * refuses (runtime/provider-config.ts).
+   */
+  getNamespaceLabels?(namespace: string): Promise<Record<string, string> | undefined>;
   /**
    * Asks for a pass of this resource's workflow now. For kinds that watch their external system
    * (provider-kubernetes' Object watches its target objects): a change there is acted on at

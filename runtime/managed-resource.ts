@@ -23,7 +23,11 @@ export interface ManagedResource<F = Record<string, unknown>, A = Record<string,
   metadata: ObjectMeta;
   spec: {
     forProvider: F;
-    providerConfigRef?: { name: string };
+    /**
+     * Crossplane v2's `{kind, name}` on namespaced kinds (runtime/provider-config.ts resolves it);
+     * the legacy cluster-scoped Object has only `name`, of a legacy ProviderConfig.
+     */
+    providerConfigRef?: { kind?: 'ProviderConfig' | 'ClusterProviderConfig'; name: string };
     deletionPolicy?: DeletionPolicy;
     managementPolicies?: ManagementAction[];
     /** The earlier single-policy form; a kind's CRD admits at most one of the two. */

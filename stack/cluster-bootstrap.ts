@@ -1,12 +1,15 @@
 // What a fresh cluster needs before Chronoplane's controllers can do anything:
-// the CRDs, the AWS credentials Secret, and the default ProviderConfig pointing
+// the CRDs, the AWS credentials Secret, and the default ClusterProviderConfig pointing
 // the AWS provider at moto. Everything is applied, so running it again is harmless.
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { kubectl } from './kubectl';
 import { repoRoot } from './paths';
+import { applyAdmissionPolicies } from './admission-policies';
 
 export const CRDS_DIR = join(repoRoot, 'deploy', 'crds');
+/** The tenants' aggregated ClusterRoles (apis/rbac.ts), installed with the CRDs they grant. */
+export const RBAC_DIR = join(repoRoot, 'deploy', 'rbac');
 export const SYSTEM_NAMESPACE = 'chronoplane-system';
 export const AWS_CREDENTIALS_SECRET = { namespace: SYSTEM_NAMESPACE, name: 'aws-credentials', key: 'credentials' } as const;
 
@@ -20,11 +23,14 @@ export async function bootstrapCluster(kubeconfigPath: string, ec2Endpoint: stri
   await applyDefaultProviderConfig(kubeconfigPath, ec2Endpoint);
 }
 
-/** Applies deploy/crds/ and waits until the API serves them. */
+/** Applies deploy/crds/, waits until the API serves them, then applies deploy/rbac/. */
 export async function applyCrds(kubeconfigPath: string): Promise<void> {
   // Server-side: generated CRDs can outgrow the last-applied annotation of client-side apply.
   await kubectl(kubeconfigPath, ['apply', '--server-side', '--force-conflicts', '-f', CRDS_DIR]);
   await kubectl(kubeconfigPath, ['wait', '--for=condition=Established', '--timeout=60s', '-f', CRDS_DIR]);
+  // Right after the CRDs, and enforced before anything else: the tenancy rules (apis/admission.ts).
+  await applyAdmissionPolicies(kubeconfigPath);
+  await kubectl(kubeconfigPath, ['apply', '--server-side', '--force-conflicts', '-f', RBAC_DIR]);
 }
 
 export async function applyAwsCredentialsSecret(kubeconfigPath: string): Promise<void> {
@@ -41,11 +47,14 @@ export async function applyAwsCredentialsSecret(kubeconfigPath: string): Promise
   await kubectl(kubeconfigPath, ['apply', '-f', '-'], manifests.map((manifest) => stringify(manifest)).join('---\n'));
 }
 
-/** The ProviderConfig named "default", aimed at moto. */
+/**
+ * The ClusterProviderConfig named "default", aimed at moto: what a managed resource without
+ * providerConfigRef uses, from every namespace.
+ */
 export async function applyDefaultProviderConfig(kubeconfigPath: string, ec2Endpoint: string): Promise<void> {
   const providerConfig = {
     apiVersion: 'aws.chronoplane.io/v1alpha1',
-    kind: 'ProviderConfig',
+    kind: 'ClusterProviderConfig',
     metadata: { name: 'default' },
     spec: {
       credentials: {

@@ -192,8 +192,9 @@ function controllerManagerArgs(options: KubeClusterOptions, pki: Pki, kubeconfig
     '--secure-port=0',
     '--leader-elect=false',
     // Deployments and ReplicaSets too, so a Deployment submitted to a remote cluster gets the
-    // status a real cluster writes (pods stay Pending: there is no scheduler or kubelet).
-    '--controllers=namespace,garbagecollector,serviceaccount,serviceaccount-token,deployment,replicaset',
+    // status a real cluster writes (pods stay Pending: there is no scheduler or kubelet); and
+    // ClusterRole aggregation, which fills `admin`, `edit` and `view` with Chronoplane's kinds.
+    '--controllers=namespace,garbagecollector,serviceaccount,serviceaccount-token,deployment,replicaset,clusterrole-aggregation',
     // Each controller acts as its own service account, bound by RBAC's bootstrap
     // roles (system:controller:namespace-controller, …), as in a real cluster.
     '--use-service-account-credentials=true',

@@ -140,32 +140,36 @@ export async function registerRemoteClusters(
 export const EXAMPLES_PROVIDER_CONFIG = 'kubernetes-provider';
 
 /**
- * provider-kubernetes ProviderConfigs (kubernetes.crossplane.io) for the remote clusters: one
- * named after each cluster, and `default` and `kubernetes-provider` for the first, so an Object
- * without providerConfigRef, and the examples as written, land in a remote cluster. Needs the
- * CRDs (bootstrapCluster) first.
+ * provider-kubernetes configs for the remote clusters, in both groups: a legacy ProviderConfig
+ * (kubernetes.crossplane.io, for cluster-scoped Objects) and a ClusterProviderConfig
+ * (kubernetes.m.crossplane.io, for namespaced Objects) named after each cluster, and `default`
+ * and `kubernetes-provider` for the first, so an Object without providerConfigRef, and the
+ * examples as written, land in a remote cluster. Needs the CRDs (bootstrapCluster) first.
  */
 export async function applyRemoteProviderConfigs(
   controlKubeconfigPath: string,
   clusters: readonly Pick<RemoteCluster, 'name'>[],
 ): Promise<void> {
   if (clusters.length === 0) return;
-  const providerConfig = (name: string, cluster: string) => ({
-    apiVersion: 'kubernetes.crossplane.io/v1alpha1',
-    kind: 'ProviderConfig',
-    metadata: { name },
-    spec: {
-      credentials: {
-        source: 'Secret',
-        secretRef: { namespace: REMOTE_CLUSTER_SECRET_NAMESPACE, name: remoteClusterSecretName(cluster), key: REMOTE_CLUSTER_SECRET_KEY },
+  const providerConfigs = (name: string, cluster: string) =>
+    [
+      { apiVersion: 'kubernetes.crossplane.io/v1alpha1', kind: 'ProviderConfig' },
+      { apiVersion: 'kubernetes.m.crossplane.io/v1alpha1', kind: 'ClusterProviderConfig' },
+    ].map((type) => ({
+      ...type,
+      metadata: { name },
+      spec: {
+        credentials: {
+          source: 'Secret',
+          secretRef: { namespace: REMOTE_CLUSTER_SECRET_NAMESPACE, name: remoteClusterSecretName(cluster), key: REMOTE_CLUSTER_SECRET_KEY },
+        },
       },
-    },
-  });
+    }));
   const first = clusters[0]!.name;
   const manifests = [
-    ...clusters.map((cluster) => providerConfig(cluster.name, cluster.name)),
-    providerConfig('default', first),
-    providerConfig(EXAMPLES_PROVIDER_CONFIG, first),
+    ...clusters.flatMap((cluster) => providerConfigs(cluster.name, cluster.name)),
+    ...providerConfigs('default', first),
+    ...providerConfigs(EXAMPLES_PROVIDER_CONFIG, first),
   ];
   await kubectl(controlKubeconfigPath, ['apply', '-f', '-'], manifests.map((manifest) => stringify(manifest)).join('---\n'));
 }

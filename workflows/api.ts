@@ -3,6 +3,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ResourceRef } from '../runtime/managed-kind';
 import type { EventNote } from '../activities/events';
+import type { OwnedExternal } from './observation';
 
 export const RECONCILE_WORKFLOW = 'reconcileManagedResource';
 
@@ -58,6 +59,11 @@ export interface CarriedState {
    * predecessor, and the provider looks for one.
    */
   createRequestedFor?: string | null;
+  /**
+   * The external name the last pass that looked found this object owns: a delete of it may
+   * skip looking again. Absent in state carried from before: then the delete looks first.
+   */
+  ownedExternal?: OwnedExternal;
   /** Events of a pass that left its status to the pass right after it, which records them. */
   deferredEvents?: EventNote[];
   lastEventMessage?: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, secondsUntilNextPass, BACKOFF_MAX_SECONDS } from './decide';
+import { decide, ownedExternalAfter, secondsUntilNextPass, BACKOFF_MAX_SECONDS } from './decide';
 import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from './observation';
 
 const object = (over: Partial<ObjectSnapshot> = {}): ObjectSnapshot => ({
@@ -420,5 +420,64 @@ describe('secondsUntilNextPass', () => {
     expect(secondsUntilNextPass('settled', { ...poll, safetyNetSeconds: 21_600 }, 0)).toBe(21_600);
     // Only a settled resource waits that long: an absent one that may not be created still polls.
     expect(secondsUntilNextPass('steady', { ...poll, safetyNetSeconds: 21_600 }, 0)).toBe(60);
+  });
+});
+
+describe('decide: an external resource that another existing object owns', () => {
+  const refusal = 'VPC vpc-1 belongs to VPC team-a/main (uid u-a): it is not adopted';
+  const theirs: ExternalSnapshot = { resourceExists: true, resourceUpToDate: true, ownedByAnother: refusal };
+
+  it('is neither updated, late-initialized nor tagged: Synced and Ready are False naming the owner, and it backs off', () => {
+    const plan = decide(object(), theirs);
+    expect(plan.steps).toEqual([]);
+    expect(plan.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Unavailable', message: refusal },
+      { type: 'Synced', status: 'False', reason: 'ReconcileError', message: refusal },
+    ]);
+    expect(plan).toMatchObject({ next: 'backoff', complete: false, error: refusal });
+  });
+
+  it('refuses even an observe-only object, and before its references', () => {
+    const observeOnly = decide(object({ managementPolicies: ['Observe'] }), theirs);
+    expect(observeOnly).toMatchObject({ steps: [], error: refusal });
+    const withReferences = decide(object(), theirs, { references: references({ writes: ['vpcId from VPC team-b/x'] }) });
+    expect(withReferences).toMatchObject({ steps: [], error: refusal });
+  });
+
+  it('still adds its finalizer, so that its deletion is seen', () => {
+    expect(decide(object({ hasFinalizer: false }), theirs).steps).toEqual([{ kind: 'addFinalizer' }]);
+  });
+
+  it('when deleted, lets go without a delete call, whatever the deletion policy and dependents', () => {
+    const plan = decide(object({ deleting: true }), theirs, { references: references(), blockers: ['Subnet team-b/s'] });
+    expect(plan).toEqual({
+      steps: [{ kind: 'releaseDependencies' }, { kind: 'removeFinalizer' }],
+      conditions: [],
+      next: 'signal',
+      complete: true,
+    });
+  });
+});
+
+describe('ownedExternalAfter: which external name a delete may skip looking at', () => {
+  const mine = { uid: 'u1', externalName: 'vpc-1' };
+  const theirs: ExternalSnapshot = { resourceExists: true, resourceUpToDate: true, ownedByAnother: 'VPC vpc-2 belongs to …' };
+
+  it('is the name a pass saw existing and owned by nobody else', () => {
+    expect(ownedExternalAfter(undefined, mine, settled)).toEqual(mine);
+    expect(ownedExternalAfter({ uid: 'u1', externalName: 'vpc-0' }, mine, settled)).toEqual(mine);
+  });
+
+  it('is kept through passes that learned nothing (a provider error, a paused object, a vanished resource)', () => {
+    expect(ownedExternalAfter(mine, mine, undefined)).toEqual(mine);
+    expect(ownedExternalAfter(mine, mine, missing)).toEqual(mine);
+  });
+
+  it('is forgotten for another name, another object, no name, or a resource another object owns', () => {
+    expect(ownedExternalAfter(mine, { uid: 'u1', externalName: 'vpc-2' }, undefined)).toBeUndefined();
+    expect(ownedExternalAfter(mine, { uid: 'u2', externalName: 'vpc-1' }, undefined)).toBeUndefined();
+    expect(ownedExternalAfter(mine, { uid: 'u1' }, settled)).toBeUndefined();
+    expect(ownedExternalAfter(mine, mine, theirs)).toBeUndefined();
+    expect(ownedExternalAfter(undefined, { uid: 'u1', externalName: 'vpc-2' }, theirs)).toBeUndefined();
   });
 });

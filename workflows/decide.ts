@@ -1,5 +1,6 @@
 // One reconcile pass as a pure decision, following seed 004's flow: paused? → finalizer →
-// deleting? → references resolved? → exists? → create / late-initialize / update / nothing.
+// another object's? → deleting? → references resolved? → exists? → create / late-initialize /
+// update / nothing.
 // Given what the observe activity saw, it says which side effects to run, what the conditions
 // become if they succeed, and when to look again. No I/O and no clock: easy to unit test, safe
 // to replay.
@@ -17,7 +18,7 @@ import {
 } from '../apis/conditions';
 import type { ManagementAction } from '../apis/managed';
 import type { PollIntervals } from '../runtime/managed-kind';
-import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from './observation';
+import type { ExternalSnapshot, ObjectSnapshot, OwnedExternal, ReferenceObservation } from './observation';
 
 export type Step =
   | { kind: 'addFinalizer' }
@@ -99,6 +100,14 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
     return { steps, conditions: [...readiness, reconcileError(error)], next: 'backoff', complete: false, error };
   }
 
+  if (external.ownedByAnother !== undefined) {
+    // Another existing object owns the external resource: this one never did, so it neither
+    // changes nor deletes it, and lets go of the object when asked to without touching it.
+    if (object.deleting) return release();
+    const message = external.ownedByAnother;
+    return { steps, conditions: [unavailable(message), reconcileError(message)], next: 'backoff', complete: false, error: message };
+  }
+
   const policies = object.managementPolicies;
   if (object.deleting) {
     if (!external.resourceExists || !deleteExternal) return release();
@@ -126,7 +135,11 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
         error: message,
       };
     }
-    const what = [...references.writes, ...references.unmarked.map((u) => `in-use mark on ${u}`)];
+    const what = [
+      ...references.writes,
+      ...references.unmarked.map((u) => `in-use mark on ${u}`),
+      ...(references.released ?? []).map((r) => `release ${r}`),
+    ];
     if (what.length > 0) steps.push({ kind: 'resolveReferences', what });
     if (references.waiting.length > 0) {
       const message = `waiting for ${references.waiting.join('; ')}`;
@@ -177,6 +190,22 @@ function readinessCondition(external: ExternalSnapshot): ConditionUpdate {
     default:
       return unavailable(external.readinessMessage);
   }
+}
+
+/**
+ * What this pass learned about which external resource the object owns: the name it saw existing
+ * and owned by no other object, or else what was known, for the same object and name only. The
+ * workflow keeps it as state and gives it to the next observe, whose input history does not record.
+ */
+export function ownedExternalAfter(
+  known: OwnedExternal | undefined,
+  object: { uid: string; externalName?: string },
+  external: ExternalSnapshot | undefined,
+): OwnedExternal | undefined {
+  const { uid, externalName } = object;
+  if (externalName === undefined) return undefined;
+  if (external?.resourceExists && external.ownedByAnother === undefined) return { uid, externalName };
+  return known?.uid === uid && known.externalName === externalName && external?.ownedByAnother === undefined ? known : undefined;
 }
 
 /**

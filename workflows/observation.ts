@@ -30,6 +30,22 @@ export interface ExternalSnapshot {
   atProvider?: unknown;
   lateInitialized?: Record<string, unknown>;
   diff?: string;
+  /**
+   * Set when the external resource belongs to another object that exists: the refusal,
+   * naming that owner, for the Synced and Ready conditions. Nothing else of it is observed.
+   */
+  ownedByAnother?: string;
+}
+
+/**
+ * What the workflow remembers of its last look at the external resource: the external name a
+ * pass found existing and owned by no other object, for the object with this uid. Only that
+ * name may be deleted without observing it first (ManagedKind.deletesSynchronously): a name set
+ * since then (another team's VPC id) is looked at before anything is deleted.
+ */
+export interface OwnedExternal {
+  uid: string;
+  externalName: string;
 }
 
 /** What the resolver found, as descriptions only: resolved values never enter history. */
@@ -42,8 +58,13 @@ export interface ReferenceObservation {
   writes: string[];
   /** Managed objects this one depends on that do not carry its in-use mark yet. */
   unmarked: string[];
-  /** Whether it depends on any managed object, so it has in-use marks to release when it goes. */
+  /**
+   * Whether it has marks to release when it goes: an in-use mark on a managed object, or an
+   * Object's referred-by finalizer on another kind (the name is kept for recorded histories).
+   */
   dependsOnManaged: boolean;
+  /** Objects whose referred-by finalizer the resolveReferences step takes off: no longer referred to. */
+  released?: string[];
 }
 
 export interface ProviderError {

@@ -8,7 +8,7 @@ import { conditionStatus, reconcileError, type ConditionUpdate } from '../apis/c
 import type { PollIntervals, ResourceRef } from '../runtime/managed-kind';
 import { OBJECT_GONE } from '../runtime/errors';
 import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
-import { allows, backoffSeconds, decide, secondsUntilNextPass, type NextPass, type Plan, type Step } from './decide';
+import { allows, backoffSeconds, decide, ownedExternalAfter, secondsUntilNextPass, type NextPass, type Plan, type Step } from './decide';
 import type { EventNote } from '../activities/events';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { planWriteBack } from './status';
@@ -169,9 +169,10 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   // or written. A local activity's input is not recorded in history, so this changes no replay.
   state.knownResourceVersion = latestResourceVersion(state.knownResourceVersion, ...state.ownResourceVersions);
   const atLeast = state.knownResourceVersion;
+  const owned = state.ownedExternal;
   const observation: PassObservation = await controlPlane.observe.executeWithOptions(
     { summary: `observe ${describe(ref)}` },
-    atLeast === undefined ? [ref] : [ref, atLeast],
+    owned !== undefined ? [ref, atLeast, owned] : atLeast === undefined ? [ref] : [ref, atLeast],
   );
   state.passes += 1;
   const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [] };
@@ -188,6 +189,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     Object.assign(state, { uid: object.uid, consecutiveFailures: 0, lastEventMessage: undefined });
   }
 
+  state.ownedExternal = ownedExternalAfter(state.ownedExternal, object, observation.external);
   state.ownResourceVersions = []; // this pass's own writes are recorded as they happen
   const providerError = observation.externalError?.message;
   const deleteExternal = object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');

@@ -29,7 +29,7 @@ import { reconcileTimeline, type ReconcileTimeline } from '../workflow-timeline'
 
 export const NETWORK_DIR = join(repoRoot, 'examples', 'aws-network');
 const namespace = 'bench-network';
-/** The files name no ProviderConfig, so the default one signs; stack/cluster-bootstrap.ts gives it this key. */
+/** The files name no providerConfigRef, so ClusterProviderConfig default signs; stack/cluster-bootstrap.ts gives it this key. */
 const DEFAULT_PROVIDER_CONFIG_ACCESS_KEY_ID = 'testing';
 /** Like the VPC scenario and the peer's --poll, so that polls would show if wake-ups failed. */
 const steadyPollSeconds = 10;

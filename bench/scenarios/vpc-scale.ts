@@ -50,7 +50,7 @@ export interface VpcScaleOptions {
 
 const namespace = 'bench';
 const limitNamespace = 'bench-limit';
-/** The key stack/cluster-bootstrap.ts gives the default ProviderConfig: our control plane's calls. */
+/** The key stack/cluster-bootstrap.ts gives the default ClusterProviderConfig: our control plane's calls. */
 const OUR_ACCESS_KEY_ID = 'testing';
 const HISTORY_SAMPLE = 20;
 const DRIFT_SHARE = 0.01;

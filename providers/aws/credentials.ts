@@ -1,10 +1,11 @@
-// Resolves a ProviderConfig into AWS SDK client settings. Credentials stay inside the activity
+// Resolves a ProviderConfig or ClusterProviderConfig into AWS SDK client settings. Credentials stay inside the activity
 // that calls this: they are never returned to a workflow, logged, or written to status.
 import { parse as parseIni } from 'ini';
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import type { ConnectContext } from '../../runtime/external-client';
 import { ClassifiedError } from '../../runtime/errors';
-import { providerConfigApi, type ProviderConfigSpec } from './providerconfig';
+import { readProviderConfig, type ConfigUser, type ResolvedProviderConfig } from '../../runtime/provider-config';
+import { awsProviderConfigKinds, type ClusterProviderConfigSpec } from './providerconfig';
 
 export interface AwsClientSettings {
   /** Undefined means "use the SDK's default credential chain". */
@@ -12,25 +13,33 @@ export interface AwsClientSettings {
   endpoint?: string;
 }
 
-export async function resolveAwsSettings(providerConfigName: string, context: ConnectContext): Promise<AwsClientSettings> {
-  const providerConfig = await context.getClusterObject(providerConfigApi, providerConfigName);
-  if (!providerConfig) {
-    throw new ClassifiedError('MissingConfiguration', `cannot get ProviderConfig "${providerConfigName}": not found`);
-  }
-  const spec = providerConfig.spec as ProviderConfigSpec;
-  const endpoint = spec.endpoint?.url;
-  if (spec.credentials.source === 'Environment') return { endpoint };
+/** A config of either kind; a namespaced ProviderConfig's spec simply has no namespaceSelector. */
+export type AwsProviderConfig = ResolvedProviderConfig<ClusterProviderConfigSpec>;
 
-  const ref = spec.credentials.secretRef;
-  if (!ref) throw new ClassifiedError('MissingConfiguration', 'ProviderConfig credentials.secretRef is required for source Secret');
-  const file = await context.getSecretValue(ref.namespace, ref.name, ref.key);
+/**
+ * Reads the ProviderConfig or ClusterProviderConfig that `mr` names and the credentials it points
+ * at. Whether `mr`'s namespace may use it is not decided here (it depends on more than the
+ * config): callers check runtime/provider-config.ts' checkProviderConfigUse on every use.
+ */
+export async function readAwsSettings(
+  mr: ConfigUser,
+  context: ConnectContext,
+): Promise<{ config: AwsProviderConfig; settings: AwsClientSettings }> {
+  const config = await readProviderConfig<ClusterProviderConfigSpec>(mr, awsProviderConfigKinds, context);
+  const { spec } = config;
+  const endpoint = spec.endpoint?.url;
+  if (spec.credentials?.source === 'Environment') return { config, settings: { endpoint } };
+
+  const ref = spec.credentials?.secretRef;
+  if (!ref) throw new ClassifiedError('MissingConfiguration', `${config.description}: credentials.secretRef is required for source Secret`);
+  const file = await config.readSecret(ref);
   if (file === undefined) {
     throw new ClassifiedError(
       'MissingConfiguration',
-      `cannot read credentials: key "${ref.key}" of Secret ${ref.namespace}/${ref.name} not found`,
+      `cannot read credentials of ${config.description}: key "${ref.key}" of Secret ${ref.namespace}/${ref.name} not found`,
     );
   }
-  return { credentials: credentialsFromIni(file, spec.profile ?? 'default'), endpoint };
+  return { config, settings: { credentials: credentialsFromIni(file, spec.profile ?? 'default'), endpoint } };
 }
 
 /** Reads one profile of an AWS shared-credentials file. The message never echoes the file. */

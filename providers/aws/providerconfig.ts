@@ -1,10 +1,15 @@
-// The cluster-scoped AWS ProviderConfig: where credentials come from and which endpoint to call.
-// Its status never holds credentials; only the name of the Secret that does.
+// The AWS provider's configs, as Crossplane v2 pairs them: a namespaced ProviderConfig that only
+// its own namespace's managed resources may use, its credentials Secret in that namespace, and
+// a cluster-scoped ClusterProviderConfig (cluster admins' to create) with the same spec plus our
+// namespaceSelector. Where credentials come from and which endpoint to call; their status never
+// holds credentials, only the name of the Secret that does.
 import { Type, type Static } from '@sinclair/typebox';
 import { Doc, DocString, withRules } from '../../apis/schema';
+import { NamespaceSelector } from '../../apis/label-selector';
 import type { KindApi } from '../../runtime/managed-kind';
+import type { ProviderConfigKinds } from '../../runtime/provider-config';
 
-export const providerConfigApi: KindApi = {
+export const providerConfigApi: KindApi & { kind: 'ProviderConfig' } = {
   group: 'aws.chronoplane.io',
   version: 'v1alpha1',
   kind: 'ProviderConfig',
@@ -12,11 +17,28 @@ export const providerConfigApi: KindApi = {
   singular: 'providerconfig',
   shortNames: ['awspc'],
   categories: ['providerconfig', 'aws'],
-  description: 'How Chronoplane authenticates to AWS and which endpoint it calls.',
+  description:
+    'How Chronoplane authenticates to AWS and which endpoint it calls, for the managed resources of this namespace only; its credentials Secret is in this namespace.',
+  scope: 'Namespaced',
 };
 
+export const clusterProviderConfigApi: KindApi & { kind: 'ClusterProviderConfig' } = {
+  group: 'aws.chronoplane.io',
+  version: 'v1alpha1',
+  kind: 'ClusterProviderConfig',
+  plural: 'clusterproviderconfigs',
+  singular: 'clusterproviderconfig',
+  shortNames: ['awscpc'],
+  categories: ['providerconfig', 'aws'],
+  description:
+    'How Chronoplane authenticates to AWS and which endpoint it calls, for managed resources of every namespace its namespaceSelector matches.',
+  scope: 'Cluster',
+};
+
+export const awsProviderConfigKinds: ProviderConfigKinds = { namespaced: providerConfigApi, cluster: clusterProviderConfigApi };
+
 export const SecretKeySelector = Doc('A key in a Secret.', {
-  namespace: DocString('Namespace of the Secret.'),
+  namespace: DocString('Namespace of the Secret; for a namespaced ProviderConfig, its own namespace.'),
   name: DocString('Name of the Secret.'),
   key: DocString('Key within the Secret.'),
 });
@@ -40,6 +62,12 @@ export const ProviderConfigSpec = Doc('How to reach AWS.', {
   profile: Type.Optional(DocString('The profile to read from the credentials file; defaults to "default".')),
 });
 export type ProviderConfigSpec = Static<typeof ProviderConfigSpec>;
+
+export const ClusterProviderConfigSpec = Doc('How to reach AWS, and which namespaces may.', {
+  ...ProviderConfigSpec.properties,
+  namespaceSelector: Type.Optional(NamespaceSelector),
+});
+export type ClusterProviderConfigSpec = Static<typeof ClusterProviderConfigSpec>;
 
 /** Nothing is reported yet; counting users (Crossplane's ProviderConfigUsage) may come later. */
 export const ProviderConfigStatus = Doc('Observed state of the ProviderConfig.', {});

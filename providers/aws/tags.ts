@@ -1,7 +1,9 @@
 // External resource labeling (seed 001, "External Resource Labeling"), plus the uid tag that
 // lets Create find what an interrupted earlier attempt already made.
+import type { ExternalClaim } from '../../runtime/external-client';
 import type { ManagedResource } from '../../runtime/managed-resource';
 import type { KindApi } from '../../runtime/managed-kind';
+import { providerConfigRefOf } from '../../runtime/provider-config';
 
 export const PROVIDER_NAME = 'provider-chronoplane-aws';
 export const UID_TAG = 'chronoplane.io/uid';
@@ -9,13 +11,19 @@ export const UID_TAG = 'chronoplane.io/uid';
 /** EC2's limits: 50 tags a resource, keys up to 128 characters, values up to 256. */
 export const AWS_TAG_LIMITS = { maxEntries: 50, maxKeyLength: 128, maxValueLength: 256 };
 
+/**
+ * Crossplane v2's tags: the config's name and, beside it, its kind; with crossplane-namespace
+ * they name a namespaced ProviderConfig fully (team-a's "creds" is not team-b's).
+ */
 export function crossplaneTags(api: KindApi, mr: ManagedResource<unknown, unknown>): Record<string, string> {
+  const providerConfig = providerConfigRefOf(mr);
   return {
     'crossplane-kind': `${api.singular}.${api.group}`,
     'crossplane-name': mr.metadata.name,
     'crossplane-namespace': mr.metadata.namespace ?? '',
     'crossplane-provider': PROVIDER_NAME,
-    'crossplane-providerconfig': mr.spec.providerConfigRef?.name ?? 'default',
+    'crossplane-providerconfig': providerConfig.name,
+    'crossplane-providerconfig-kind': providerConfig.kind,
     [UID_TAG]: mr.metadata.uid,
   };
 }
@@ -33,6 +41,20 @@ export interface Tag {
 /** Whether a resource carries the uid tag of this managed resource, i.e. an earlier attempt made it. */
 export const carriesUid = (tags: readonly Tag[] | undefined, uid: string): boolean =>
   (tags ?? []).some((t) => t.Key === UID_TAG && t.Value === uid);
+
+/**
+ * Who the tags say owns the resource, when that is not the object with `ownUid`: undefined for
+ * a resource carrying this object's uid tag (the common case, which costs nothing more) or no
+ * uid tag at all (never ours).
+ */
+export function claimOf(tags: readonly Tag[] | undefined, ownUid: string): ExternalClaim | undefined {
+  const uid = tags?.find((t) => t.Key === UID_TAG)?.Value;
+  if (!uid || uid === ownUid) return undefined;
+  const map = tagsToMap(tags);
+  const named = (key: string) => map[key] || undefined;
+  // A cluster-scoped owner's namespace tag is empty, so only a missing one is unknown.
+  return { uid, kind: named('crossplane-kind'), namespace: map['crossplane-namespace'], name: named('crossplane-name') };
+}
 
 export const tagsToMap = (tags: readonly Tag[] | undefined): Record<string, string> =>
   Object.fromEntries((tags ?? []).filter((t) => t.Key !== undefined).map((t) => [t.Key!, t.Value ?? '']));

@@ -35,11 +35,15 @@ const fromSecret = {
   credentials: { source: 'Secret', secretRef: { namespace: 'crossplane-system', name: 'remote-1', key: 'kubeconfig' } },
 };
 
+/** A legacy cluster-scoped Object (kubernetes.crossplane.io) naming its ProviderConfig by name. */
+const legacyObject = (name: string) =>
+  ({ metadata: { name: 'o', uid: 'u' }, spec: { forProvider: {}, providerConfigRef: { name } } }) as ManagedResource;
+
 afterEach(() => forgetClusterConnections());
 
 describe('connecting to a target cluster', () => {
   it('reads the kubeconfig from the Secret the ProviderConfig names', async () => {
-    const connection = await connectToCluster('remote', context(fromSecret, KUBECONFIG));
+    const connection = await connectToCluster(legacyObject('remote'), context(fromSecret, KUBECONFIG));
     expect(connection.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.1:16443');
     expect(connection.key).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -50,7 +54,7 @@ describe('connecting to a target cluster', () => {
     ['text that is not a kubeconfig', fromSecret, 'token: sekret-token-value\n: : :', /not valid YAML or JSON|no current context/],
     ['a kubeconfig without a current context', fromSecret, KUBECONFIG.replace('current-context: remote', ''), /no current context/],
   ])('refuses %s with a message that names it and never shows the content', async (_what, spec, secret, message) => {
-    const error = await connectToCluster('remote', context(spec, secret)).catch((e: unknown) => e);
+    const error = await connectToCluster(legacyObject('remote'), context(spec, secret)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClassifiedError);
     expect((error as ClassifiedError).failureClass).toBe('MissingConfiguration');
     expect((error as Error).message).toMatch(message);
@@ -58,8 +62,10 @@ describe('connecting to a target cluster', () => {
   });
 
   it('reads the ProviderConfig again after a failure, instead of keeping the failure', async () => {
-    await expect(connectToCluster('remote', context(fromSecret, undefined))).rejects.toThrow();
-    await expect(connectToCluster('remote', context(fromSecret, KUBECONFIG))).resolves.toMatchObject({ key: expect.any(String) });
+    await expect(connectToCluster(legacyObject('remote'), context(fromSecret, undefined))).rejects.toThrow();
+    await expect(connectToCluster(legacyObject('remote'), context(fromSecret, KUBECONFIG))).resolves.toMatchObject({
+      key: expect.any(String),
+    });
   });
 });
 
@@ -122,7 +128,7 @@ describe('connecting to a KubernetesCluster', () => {
       controlCluster({ cluster: cluster('s') }, { 'complex/s/kubeconfig': KUBECONFIG }).context,
       dependent,
     );
-    const viaProviderConfig = await connectToCluster('remote', context(fromSecret, KUBECONFIG));
+    const viaProviderConfig = await connectToCluster(legacyObject('remote'), context(fromSecret, KUBECONFIG));
     expect(viaCluster.key).toBe(viaProviderConfig.key);
   });
 
@@ -196,5 +202,95 @@ describe('connecting to a KubernetesCluster', () => {
     expect(inComplex.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.1:16443');
     expect(inOther.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.1:16444');
     expect(inOther.key).not.toBe(inComplex.key);
+  });
+});
+
+describe('connecting a namespaced Object (kubernetes.m.crossplane.io)', () => {
+  const namespacedObject = (namespace: string, ref: { kind: 'ProviderConfig' | 'ClusterProviderConfig'; name: string }) =>
+    ({ metadata: { name: 'o', uid: 'u', namespace }, spec: { forProvider: {}, providerConfigRef: ref } }) as ManagedResource;
+
+  /** A control cluster with m-group configs (by `namespace/name`, '' for cluster-scoped) and Secrets. */
+  function modernCluster(
+    configs: Record<string, object>,
+    secrets: Record<string, string> = {},
+    namespaces: Record<string, Record<string, string>> = {},
+  ) {
+    const context: ConnectContext = {
+      getClusterObject: async (api, name) => {
+        expect(api.group).toBe('kubernetes.m.crossplane.io');
+        const spec = configs[`/${name}`];
+        return spec && { spec };
+      },
+      getNamespacedObject: async (api, namespace, name) => {
+        expect(api.group).toBe('kubernetes.m.crossplane.io');
+        const spec = configs[`${namespace}/${name}`];
+        return spec && { spec };
+      },
+      getNamespaceLabels: async (namespace) => namespaces[namespace],
+      getSecretValue: async (namespace, name, key) => secrets[`${namespace}/${name}/${key}`],
+    };
+    return context;
+  }
+  const secretIn = (namespace: string) => ({
+    credentials: { source: 'Secret', secretRef: { namespace, name: 'remote', key: 'kubeconfig' } },
+  });
+
+  it('uses a ProviderConfig of the Object’s own namespace, and its Secret there', async () => {
+    const context = modernCluster({ 'team-a/remote': secretIn('team-a') }, { 'team-a/remote/kubeconfig': KUBECONFIG });
+    const connection = await connectToCluster(namespacedObject('team-a', { kind: 'ProviderConfig', name: 'remote' }), context);
+    expect(connection.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.1:16443');
+    expect(connection.restrictToNamespace).toBeUndefined();
+    expect(connection.description).toBe('ProviderConfig team-a/remote');
+  });
+
+  it('never answers team-b with team-a’s cached connection for a same-named ProviderConfig', async () => {
+    const other = KUBECONFIG.replace('127.0.0.1:16443', '127.0.0.2:16443');
+    const context = modernCluster(
+      { 'team-a/remote': secretIn('team-a'), 'team-b/remote': secretIn('team-b') },
+      { 'team-a/remote/kubeconfig': KUBECONFIG, 'team-b/remote/kubeconfig': other },
+    );
+    const a = await connectToCluster(namespacedObject('team-a', { kind: 'ProviderConfig', name: 'remote' }), context);
+    const b = await connectToCluster(namespacedObject('team-b', { kind: 'ProviderConfig', name: 'remote' }), context);
+    expect(a.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.1:16443');
+    expect(b.kubeConfig.getCurrentCluster()?.server).toBe('https://127.0.0.2:16443');
+    const c = modernCluster({ 'team-a/remote': secretIn('team-a') }, { 'team-a/remote/kubeconfig': KUBECONFIG });
+    const error = await connectToCluster(namespacedObject('team-c', { kind: 'ProviderConfig', name: 'remote' }), c).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toMatch(/ProviderConfig "remote": not found in namespace team-c/);
+  });
+
+  it('refuses a namespaced ProviderConfig whose Secret is in another namespace, naming both', async () => {
+    const context = modernCluster({ 'team-b/steal': secretIn('team-a') }, { 'team-a/remote/kubeconfig': KUBECONFIG });
+    const error = await connectToCluster(namespacedObject('team-b', { kind: 'ProviderConfig', name: 'steal' }), context).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ClassifiedError);
+    expect((error as ClassifiedError).failureClass).toBe('NotAuthorized');
+    expect((error as Error).message).toBe(
+      'ProviderConfig team-b/steal may read credentials only from Secrets in its own namespace (team-b), not from team-a/remote',
+    );
+  });
+
+  it('restricts InjectedIdentity from a namespaced ProviderConfig to its namespace, and not from a ClusterProviderConfig', async () => {
+    const injected = { credentials: { source: 'InjectedIdentity' } };
+    const context = modernCluster({ 'team-a/local': injected, '/local': injected });
+    const namespaced = await connectToCluster(namespacedObject('team-a', { kind: 'ProviderConfig', name: 'local' }), context);
+    expect(namespaced.restrictToNamespace).toBe('team-a');
+    const cluster = await connectToCluster(namespacedObject('team-a', { kind: 'ClusterProviderConfig', name: 'local' }), context);
+    expect(cluster.restrictToNamespace).toBeUndefined();
+  });
+
+  it('checks a ClusterProviderConfig’s namespaceSelector on every use, cached connection or not', async () => {
+    const context = modernCluster(
+      { '/shared': { ...secretIn('crossplane-system'), namespaceSelector: { matchLabels: { team: 'a' } } } },
+      { 'crossplane-system/remote/kubeconfig': KUBECONFIG },
+      { 'team-a': { team: 'a' }, 'team-b': { team: 'b' } },
+    );
+    const ref = { kind: 'ClusterProviderConfig' as const, name: 'shared' };
+    await expect(connectToCluster(namespacedObject('team-a', ref), context)).resolves.toMatchObject({ key: expect.any(String) });
+    const error = await connectToCluster(namespacedObject('team-b', ref), context).catch((e: unknown) => e);
+    expect((error as ClassifiedError).failureClass).toBe('NotAuthorized');
+    expect((error as Error).message).toMatch(/ClusterProviderConfig shared may not be used from namespace team-b/);
   });
 });

@@ -1,8 +1,12 @@
 // Turns what names a target cluster into a client config for it: provider-kubernetes'
-// ProviderConfig (a kubeconfig read from a Secret, or the worker's own credentials with
+// configs (a kubeconfig read from a Secret, or the worker's own credentials with
 // InjectedIdentity, the control cluster), or a KubernetesCluster (compute.crossplane.io, the
-// kubeconfig in its connection Secret) for the workloads scheduled to it. Both end in the same
+// kubeconfig in its connection Secret) for the workloads scheduled to it. All end in the same
 // function, from a Secret's kubeconfig to a ClusterConnection, behind the same cache.
+// An Object finds its config by its scope: the legacy cluster-scoped Object
+// (kubernetes.crossplane.io) names a legacy cluster-scoped ProviderConfig; a namespaced Object
+// (kubernetes.m.crossplane.io) names a ProviderConfig of its own namespace or a
+// ClusterProviderConfig, resolved with tenancy by runtime/provider-config.ts.
 // The kubeconfig never leaves this module: errors name the ProviderConfig or KubernetesCluster
 // and the Secret, never a line of its content, and the cache is keyed by names, the connection
 // by a hash. One place for every kind that talks to a target cluster.
@@ -12,14 +16,37 @@ import type { ConnectContext } from '../../runtime/external-client';
 import type { ManagedResource } from '../../runtime/managed-resource';
 import { ClassifiedError } from '../../runtime/errors';
 import { KeepAliveKubeConfig, loadKubeConfig } from '../../runtime/kube-config';
+import {
+  checkProviderConfigUse,
+  providerConfigRefOf,
+  providerConfigScopeKey,
+  readProviderConfig,
+  type ConfigUser,
+  type ResolvedProviderConfig,
+} from '../../runtime/provider-config';
 import { kubernetesProviderConfigApi, type KubernetesProviderConfigSpec } from './providerconfig';
+import { modernProviderConfigKinds, type ModernClusterProviderConfigSpec } from './modern-providerconfigs';
 import { KUBECONFIG_SECRET_KEY, kubernetesClusterKey, type KubernetesCluster, type KubernetesClusterRef } from './workload/cluster';
 
 export interface ClusterConnection {
   kubeConfig: KubeConfig;
   /** Identifies the cluster and credentials (a hash), for sharing clients and watches per cluster. */
   key: string;
+  /**
+   * Set when the connection lends the worker's own identity (InjectedIdentity: the control
+   * cluster, with the controller's rights) to a namespaced ProviderConfig: its Objects may
+   * reach only namespaced objects in this namespace, their ProviderConfig's own. Whoever uses the
+   * connection (the Object client) must refuse any other target, cluster-scoped ones included,
+   * before reading or writing it; otherwise a namespace's admin would act in every namespace
+   * with the controller's rights.
+   */
+  restrictToNamespace?: string;
+  /** Names the config it came from, for messages: `ProviderConfig team-a/local`. */
+  description?: string;
 }
+
+/** What connecting needs of a managed object: its namespace (none: cluster-scoped) and its providerConfigRef. */
+export type ConnectingObject = ConfigUser;
 
 /** Where a kubeconfig is kept: a key of a Secret in the control cluster. */
 interface KubeconfigSecretRef {
@@ -30,11 +57,35 @@ interface KubeconfigSecretRef {
 
 /** How long a resolved connection is reused; a rotated kubeconfig takes effect within it. */
 const TTL_MS = 10_000;
-const cache = new Map<string, { connection: Promise<ClusterConnection>; expires: number }>();
+const cache = new Map<string, { value: Promise<ClusterConnection>; expires: number }>();
 
-/** The cluster a provider-kubernetes ProviderConfig (cluster-scoped) names. */
-export function connectToCluster(providerConfigName: string, context: ConnectContext, now = Date.now()): Promise<ClusterConnection> {
-  return cached(`ProviderConfig ${providerConfigName}`, now, () => resolveProviderConfig(providerConfigName, context));
+/**
+ * The cluster an Object's config names. The legacy cluster-scoped Object names a legacy
+ * ProviderConfig (kubernetes.crossplane.io) by name; a namespaced Object names, by
+ * `providerConfigRef {kind, name}`, a kubernetes.m.crossplane.io ProviderConfig of its own
+ * namespace or a ClusterProviderConfig whose namespaceSelector admits its namespace, and is
+ * refused (NotAuthorized or MissingConfiguration, Synced=False) otherwise.
+ */
+export async function connectToCluster(mr: ConnectingObject, context: ConnectContext, now = Date.now()): Promise<ClusterConnection> {
+  if (!mr.metadata.namespace) {
+    const name = mr.spec.providerConfigRef?.name || 'default';
+    return cached(`legacy ProviderConfig ${name}`, now, () => resolveLegacyProviderConfig(name, context));
+  }
+  // The config and its kubeconfig are cached by the config's full scope (kind, namespace and
+  // name: team-b's ProviderConfig "remote" is never team-a's); whether this namespace may use
+  // it is decided on every call, as it depends on the namespace too.
+  const config = await cachedConfig(`modern ${providerConfigScopeKey(mr)}`, now, () =>
+    readProviderConfig(mr, modernProviderConfigKinds, context),
+  );
+  await checkProviderConfigUse(config, mr.metadata.namespace, context);
+  return cached(`modern ${providerConfigScopeKey(mr)}`, now, () => connectionOf(config));
+}
+
+/** Names the config an Object uses, for messages: `ProviderConfig "remote"`, `ClusterProviderConfig "default"`. */
+export function describeObjectConfig(mr: ConnectingObject): string {
+  if (!mr.metadata.namespace) return `ProviderConfig "${mr.spec.providerConfigRef?.name || 'default'}"`;
+  const ref = providerConfigRefOf(mr);
+  return `${ref.kind} "${ref.name}"`;
 }
 
 /**
@@ -70,18 +121,59 @@ export async function connectToKubernetesCluster(
 }
 
 function cached(cacheKey: string, now: number, resolve: () => Promise<ClusterConnection>): Promise<ClusterConnection> {
-  const hit = cache.get(cacheKey);
-  if (hit && hit.expires > now) return hit.connection;
-  const entry = { connection: resolve(), expires: now + TTL_MS };
-  cache.set(cacheKey, entry);
-  // A failed resolution is not kept: the next pass reads the ProviderConfig or KubernetesCluster and the Secret again.
-  entry.connection.catch(() => {
-    if (cache.get(cacheKey) === entry) cache.delete(cacheKey);
-  });
-  return entry.connection;
+  return cachedFor(cache, cacheKey, now, resolve);
 }
 
-async function resolveProviderConfig(providerConfigName: string, context: ConnectContext): Promise<ClusterConnection> {
+type ModernConfig = ResolvedProviderConfig<ModernClusterProviderConfigSpec>;
+const configCache = new Map<string, { value: Promise<ModernConfig>; expires: number }>();
+
+function cachedConfig(cacheKey: string, now: number, read: () => Promise<ModernConfig>): Promise<ModernConfig> {
+  return cachedFor(configCache, cacheKey, now, read);
+}
+
+/** A TTL cache of promises; a failed resolution is not kept: the next pass reads the config, cluster and Secret again. */
+function cachedFor<T>(
+  map: Map<string, { value: Promise<T>; expires: number }>,
+  cacheKey: string,
+  now: number,
+  resolve: () => Promise<T>,
+): Promise<T> {
+  const hit = map.get(cacheKey);
+  if (hit && hit.expires > now) return hit.value;
+  const entry = { value: resolve(), expires: now + TTL_MS };
+  map.set(cacheKey, entry);
+  entry.value.catch(() => {
+    if (map.get(cacheKey) === entry) map.delete(cacheKey);
+  });
+  return entry.value;
+}
+
+/**
+ * A kubernetes.m.crossplane.io config's connection. InjectedIdentity lends the worker's own
+ * identity: from a ClusterProviderConfig (a cluster admin's) as it is, from a namespaced
+ * ProviderConfig only for that namespace (restrictToNamespace).
+ */
+async function connectionOf(config: ModernConfig): Promise<ClusterConnection> {
+  const { credentials } = config.spec;
+  const description = config.description;
+  if (credentials?.source === 'InjectedIdentity') {
+    if (config.namespace === undefined) return { kubeConfig: loadKubeConfig(), key: 'injected-identity', description };
+    return { kubeConfig: loadKubeConfig(), key: 'injected-identity', restrictToNamespace: config.namespace, description };
+  }
+  const ref = credentials?.secretRef;
+  if (credentials?.source !== 'Secret' || !ref) {
+    throw new ClassifiedError(
+      'MissingConfiguration',
+      `${description}: Chronoplane reads credentials from a Secret (a kubeconfig) or uses InjectedIdentity`,
+    );
+  }
+  const where = `key "${ref.key}" of Secret ${ref.namespace}/${ref.name} (${description})`;
+  const text = await config.readSecret(ref);
+  if (text === undefined) throw new ClassifiedError('MissingConfiguration', `cannot read the kubeconfig: ${where} not found`);
+  return { kubeConfig: parseKubeconfig(text, where), key: createHash('sha256').update(text).digest('hex'), description };
+}
+
+async function resolveLegacyProviderConfig(providerConfigName: string, context: ConnectContext): Promise<ClusterConnection> {
   const providerConfig = await context.getClusterObject(kubernetesProviderConfigApi, providerConfigName);
   if (!providerConfig) {
     throw new ClassifiedError('MissingConfiguration', `cannot get ProviderConfig "${providerConfigName}": not found`);
@@ -131,4 +223,5 @@ export function parseKubeconfig(text: string, where: string): KubeConfig {
 /** For tests: forget resolved connections. */
 export function forgetClusterConnections(): void {
   cache.clear();
+  configCache.clear();
 }

@@ -3,7 +3,7 @@
 // writes never touch their input, and bad input only ever fails with FieldPathError.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FieldPathError, formatFieldPath, getValue, parseFieldPath, setValue, type Segment } from './fieldpath';
+import { FIELD_PATH_PATTERN, FieldPathError, formatFieldPath, getValue, parseFieldPath, setValue, type Segment } from './fieldpath';
 
 // Characters the syntax gives a meaning to, so generated names hit every quoting rule.
 const special = fc.constantFrom('.', '[', ']', '"', "'", '/', '-', '0', '7', ' ', 'a', 'é');
@@ -125,3 +125,34 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+describe('FIELD_PATH_PATTERN (the admission check of a path)', () => {
+  const pattern = new RegExp(FIELD_PATH_PATTERN, 'u');
+  const parses = (path: string) => {
+    try {
+      parseFieldPath(path);
+      return true;
+    } catch (error) {
+      // The one thing a pattern cannot see; resolution reports it.
+      return error instanceof FieldPathError && /is too large/.test(error.message);
+    }
+  };
+
+  it('accepts exactly the paths parseFieldPath accepts', () => {
+    const text = fc.oneof(fc.string({ unit: special, maxLength: 12 }), fc.string({ maxLength: 12 }));
+    fc.assert(
+      fc.property(text, (path) => {
+        expect(pattern.test(path), path).toBe(parses(path));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('accepts every formatted path', () => {
+    fc.assert(
+      fc.property(segments, (s) => {
+        expect(pattern.test(formatFieldPath(s))).toBe(true);
+      }),
+    );
+  });
+});

@@ -221,3 +221,13 @@ function sameSegment(a: Segment, b: Segment | undefined): boolean {
   if (a.type === 'field') return b?.type === 'field' && a.name === b.name;
   return b?.type === 'index' && a.index === b.index;
 }
+
+/**
+ * The syntax parseFieldPath accepts, as one RE2 regular expression for the API server's CEL
+ * (`self.matches(...)`): a name or a bracket, then `.name` or brackets. A bracket holds a quoted
+ * name, an index, or a bare name that neither starts with a quote nor is a negative number.
+ * It cannot tell an index too large to be safe: resolution reports that one.
+ */
+const NAME = `[^.\\[\\]]+`;
+const BRACKET = `\\[(?:"[^"]+"|'[^']+'|[^\\]"'-][^\\]]*|-(?:[^\\]]*[^\\]0-9][^\\]]*)?)\\]`;
+export const FIELD_PATH_PATTERN = `^(?:${NAME}|${BRACKET})(?:\\.${NAME}|${BRACKET})*$`;

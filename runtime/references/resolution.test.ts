@@ -454,27 +454,15 @@ describe('resolveReferences: generic references', () => {
       writes: { 'spec.forProvider.vpcId': 'vpc-a' },
     },
     {
-      name: 'fromObject from a core ConfigMap in another namespace into a label',
-      references: [
-        {
-          fromObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', namespace: 'shared', fieldPath: 'data.region' },
-          toFieldPath: 'metadata.labels[topology.kubernetes.io/region]',
-        },
-      ],
-      world: [configMap('settings', { region: 'eu-west-1' }, 'shared')],
-      writes: { 'metadata.labels[topology.kubernetes.io/region]': 'eu-west-1' },
-    },
-    {
-      name: 'fromObject into an annotation, next to labels the object has',
-      labels: { app: 'net' },
+      name: 'fromObject from a core ConfigMap into the spec',
       references: [
         {
           fromObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', fieldPath: 'data[owner.team]' },
-          toFieldPath: 'metadata.annotations[example.com/owner]',
+          toFieldPath: 'spec.forProvider.tags[example.com/owner]',
         },
       ],
       world: [configMap('settings', { 'owner.team': 'net-team' })],
-      writes: { 'metadata.annotations[example.com/owner]': 'net-team' },
+      writes: { 'spec.forProvider.tags[example.com/owner]': 'net-team' },
     },
     {
       name: 'patchesFrom counts toFieldPath from spec.forProvider',
@@ -567,16 +555,15 @@ describe('resolveReferences: where a generic reference may write, and malformed 
   const to = (toFieldPath: string, fieldPath = 'spec.forProvider.cidrBlock'): GenericReference[] => [
     { fromObject: { apiVersion: V, kind: 'VPC', name: 'a', fieldPath }, toFieldPath },
   ];
-  const outside = (path: string) =>
-    `reference to VPC team-a/a: toFieldPath ${path} must be under spec, metadata.labels or metadata.annotations`;
+  const outside = (path: string) => `reference to VPC team-a/a: toFieldPath ${path} must be under spec`;
   it.each<Row>([
     { name: 'under spec', references: to('spec.cidr'), world: [vpc('a')], writes: { 'spec.cidr': '10.0.0.0/16' } },
-    { name: 'a label', references: to('metadata.labels.cidr'), world: [vpc('a')], writes: { 'metadata.labels.cidr': '10.0.0.0/16' } },
+    { name: 'not a label', references: to('metadata.labels.cidr'), world: [vpc('a')], errors: [outside('metadata.labels.cidr')] },
     {
-      name: 'an annotation in brackets',
+      name: 'not an annotation in brackets',
       references: to('metadata.annotations[a.b/c]'),
       world: [vpc('a')],
-      writes: { 'metadata.annotations[a.b/c]': '10.0.0.0/16' },
+      errors: [outside('metadata.annotations[a.b/c]')],
     },
     {
       name: 'under spec, however the path spells it (judged on the parsed path)',
@@ -585,10 +572,10 @@ describe('resolveReferences: where a generic reference may write, and malformed 
       writes: { '["spec"].cidr': '10.0.0.0/16' },
     },
     {
-      name: 'a label, with labels in brackets',
+      name: 'not a label, with labels in brackets',
       references: to('metadata[labels].cidr'),
       world: [vpc('a')],
-      writes: { 'metadata[labels].cidr': '10.0.0.0/16' },
+      errors: [outside('metadata[labels].cidr')],
     },
     {
       name: 'not the name, with metadata quoted',

@@ -53,11 +53,11 @@ export interface Resolution {
 }
 
 /**
- * Where generic references may write: the spec, labels and annotations, never status or
- * identity. Compared as parsed paths, so every spelling of a path (`metadata["labels"].x`)
- * is judged alike.
+ * Where generic references may write: the spec, never metadata or status (admission refuses a
+ * fromObject toFieldPath outside spec too, apis/references.ts). Compared as parsed paths, so
+ * every spelling of a path (`["spec"].x`) is judged alike.
  */
-const WRITABLE_ROOTS = ['spec', 'metadata.labels', 'metadata.annotations'].map(parseFieldPath);
+const WRITABLE_ROOT = parseFieldPath('spec');
 
 export function resolveReferences(input: ResolutionInput): Resolution {
   const out: Resolution = { writes: [], waiting: [], errors: [], resolved: input.object, selectedTargets: [] };
@@ -145,10 +145,8 @@ export function resolveReferences(input: ResolutionInput): Resolution {
       out.errors.push(`reference to ${name}: ${error instanceof FieldPathError ? error.message : String(error)}`);
       return;
     }
-    if (!WRITABLE_ROOTS.some((root) => hasPrefix(to, root))) {
-      out.errors.push(
-        `reference to ${name}: toFieldPath ${dependency.toFieldPath} must be under spec, metadata.labels or metadata.annotations`,
-      );
+    if (!hasPrefix(to, WRITABLE_ROOT)) {
+      out.errors.push(`reference to ${name}: toFieldPath ${dependency.toFieldPath} must be under spec`);
       return;
     }
     if (!found) return void out.waiting.push(`${name}: not found`);

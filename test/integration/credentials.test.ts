@@ -1,9 +1,8 @@
-// Credentials come from a ProviderConfig's Secret and never leave the activity that uses them:
+// Credentials come from a namespaced ProviderConfig's Secret and never leave the activity that uses them:
 // not in workflow history, not in logs, not in events, not in the object.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { ControlPlane, condition, eventually, vpcManifest } from './harness';
-import { runKubectl } from './kubectl';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import { reconcileNowUpdate } from '../../workflows/api';
@@ -24,8 +23,9 @@ function historyText(value: unknown): string {
   return String(value);
 }
 
+/** A ProviderConfig in the test's namespace, whose credentials Secret is there too. */
 async function providerConfig(name: string, secretName: string): Promise<void> {
-  const manifest = {
+  await plane.apply({
     apiVersion: 'aws.chronoplane.io/v1alpha1',
     kind: 'ProviderConfig',
     metadata: { name },
@@ -33,9 +33,10 @@ async function providerConfig(name: string, secretName: string): Promise<void> {
       credentials: { source: 'Secret', secretRef: { namespace: plane.namespace, name: secretName, key: 'credentials' } },
       endpoint: { url: plane.ec2Endpoint },
     },
-  };
-  await runKubectl(['apply', '-f', '-'], JSON.stringify(manifest));
+  });
 }
+
+const useProviderConfig = (name: string) => ({ spec: { providerConfigRef: { kind: 'ProviderConfig', name } } });
 
 describe('credentials', () => {
   it('never appear in workflow history, logs, events or status', async () => {
@@ -43,10 +44,8 @@ describe('credentials', () => {
     const secretAccessKey = `sentinel-${randomBytes(16).toString('hex')}`;
     const credentials = `[default]\naws_access_key_id = ${accessKeyId}\naws_secret_access_key = ${secretAccessKey}\n`;
     await plane.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sentinel-aws' }, stringData: { credentials } });
-    await providerConfig(`sentinel-${plane.namespace}`, 'sentinel-aws');
-    await plane.apply(
-      vpcManifest('guarded', { cidrBlock: '10.80.0.0/16' }, { spec: { providerConfigRef: { name: `sentinel-${plane.namespace}` } } }),
-    );
+    await providerConfig('sentinel', 'sentinel-aws');
+    await plane.apply(vpcManifest('guarded', { cidrBlock: '10.80.0.0/16' }, useProviderConfig('sentinel')));
     await eventually(async () => condition(await plane.getVpc('guarded'), 'Ready')?.status === 'True', 'Ready');
 
     const workflowId = workflowIdFor(refFor(vpcApi, plane.namespace, 'guarded'));
@@ -154,16 +153,14 @@ describe('credentials', () => {
   });
 
   it('reports a missing credentials Secret in Synced, by name', async () => {
-    await providerConfig(`missing-${plane.namespace}`, 'no-such-secret');
-    await plane.apply(
-      vpcManifest('orphan-creds', { cidrBlock: '10.81.0.0/16' }, { spec: { providerConfigRef: { name: `missing-${plane.namespace}` } } }),
-    );
+    await providerConfig('missing', 'no-such-secret');
+    await plane.apply(vpcManifest('orphan-creds', { cidrBlock: '10.81.0.0/16' }, useProviderConfig('missing')));
     const vpc = await eventually(async () => {
       const v = await plane.getVpc('orphan-creds');
       return condition(v, 'Synced')?.status === 'False' && v;
     }, 'Synced=False');
     expect(condition(vpc, 'Synced')!.message).toBe(
-      `cannot read credentials: key "credentials" of Secret ${plane.namespace}/no-such-secret not found`,
+      `cannot read credentials of ProviderConfig ${plane.namespace}/missing: key "credentials" of Secret ${plane.namespace}/no-such-secret not found`,
     );
   });
 });

@@ -25,7 +25,7 @@ export const NETWORK_DIR = join(import.meta.dirname, '..', '..', 'examples', 'aw
 export interface Manifest {
   kind: string;
   metadata: { name: string; [k: string]: unknown };
-  spec: { forProvider: Record<string, unknown>; providerConfigRef?: { name: string }; [k: string]: unknown };
+  spec: { forProvider: Record<string, unknown>; providerConfigRef?: { kind: string; name: string }; [k: string]: unknown };
   [k: string]: unknown;
 }
 
@@ -47,17 +47,20 @@ export function managedOnly(manifests: readonly Manifest[]): Manifest[] {
   return manifests.filter((m) => m.spec?.forProvider !== undefined);
 }
 
-/** The manifests with each managed resource signing with `providerConfig`; the rest as they are. */
+/** The manifests with each managed resource signing with the namespaced ProviderConfig `providerConfig`; the rest as they are. */
 export function withProviderConfig(manifests: readonly Manifest[], providerConfig: string): Manifest[] {
   return manifests.map((m) =>
-    m.spec?.forProvider === undefined ? m : { ...m, spec: { ...m.spec, providerConfigRef: { name: providerConfig } } },
+    m.spec?.forProvider === undefined ? m : { ...m, spec: { ...m.spec, providerConfigRef: ownProviderConfigRef(providerConfig) } },
   );
 }
 
+/** How a managed resource of the test's namespace names the ProviderConfig `useOwnProviderConfig` made. */
+export const ownProviderConfigRef = (name: string) => ({ kind: 'ProviderConfig', name });
+
 /**
- * A ProviderConfig named after the test's namespace whose access key is that name too, so that
- * moto's request counts (bench/ec2-call-counter.ts) tell this file's calls apart. `endpoint`
- * stands in for the shared EC2 endpoint, for a test that puts something in front of it.
+ * A ProviderConfig in the test's namespace, named after it, whose access key is that name too,
+ * so that moto's request counts (bench/ec2-call-counter.ts) tell this file's calls apart.
+ * `endpoint` stands in for the shared EC2 endpoint, for a test that puts something in front of it.
  */
 export async function useOwnProviderConfig(plane: ControlPlane, { endpoint = plane.ec2Endpoint } = {}): Promise<string> {
   const name = plane.namespace;
@@ -72,7 +75,7 @@ export async function useOwnProviderConfig(plane: ControlPlane, { endpoint = pla
         {
           apiVersion: 'aws.chronoplane.io/v1alpha1',
           kind: 'ProviderConfig',
-          metadata: { name },
+          metadata: { namespace: plane.namespace, name },
           spec: {
             credentials: { source: 'Secret', secretRef: { namespace: plane.namespace, name: 'aws', key: 'credentials' } },
             endpoint: { url: endpoint },

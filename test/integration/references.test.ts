@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateVpcCommand, DeleteVpcCommand } from '@aws-sdk/client-ec2';
 import { readEc2CallCounts } from '../../bench/ec2-call-counter';
 import { ControlPlane, condition, eventually } from './harness';
-import { ec2Calls, useOwnProviderConfig } from './network';
+import { ec2Calls, ownProviderConfigRef, useOwnProviderConfig } from './network';
 
 let plane: ControlPlane;
 let providerConfig: string;
@@ -24,13 +24,16 @@ const vpc = (name: string, cidrBlock: string, extra: { labels?: Record<string, s
   apiVersion: api,
   kind: 'VPC',
   metadata: { name, labels: extra.labels },
-  spec: { forProvider: { region, cidrBlock }, providerConfigRef: { name: providerConfig }, ...extra.spec },
+  spec: { forProvider: { region, cidrBlock }, providerConfigRef: ownProviderConfigRef(providerConfig), ...extra.spec },
 });
 const subnet = (name: string, cidrBlock: string, forProvider: object) => ({
   apiVersion: api,
   kind: 'Subnet',
   metadata: { name },
-  spec: { forProvider: { region, cidrBlock, availabilityZone: 'us-east-1a', ...forProvider }, providerConfigRef: { name: providerConfig } },
+  spec: {
+    forProvider: { region, cidrBlock, availabilityZone: 'us-east-1a', ...forProvider },
+    providerConfigRef: ownProviderConfigRef(providerConfig),
+  },
 });
 const externalName = async (kind: string, name: string) =>
   (await plane.getObject(kind, name))?.metadata.annotations?.['crossplane.io/external-name'];

@@ -22,7 +22,15 @@ import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { stateQuery } from '../../workflows/api';
 import { sweepStateQuery, sweepWorkflowIdFor } from '../../workflows/sweep-api';
 import { ControlPlane, eventually } from './harness';
-import { ec2Calls, managedObjects, managedOnly, networkManifests, useOwnProviderConfig, withProviderConfig } from './network';
+import {
+  ec2Calls,
+  managedObjects,
+  managedOnly,
+  networkManifests,
+  ownProviderConfigRef,
+  useOwnProviderConfig,
+  withProviderConfig,
+} from './network';
 
 /** The wait a workflow started last, in seconds: what it sleeps until its next pass, absent a signal. */
 async function lastTimerSeconds(handle: WorkflowHandle): Promise<number | undefined> {
@@ -76,7 +84,7 @@ describe('drift detection by sweep', () => {
       metadata: { name: 'swept' },
       spec: {
         forProvider: { region: 'us-east-1', cidrBlock: '10.120.0.0/16', tags: { team: 'net' } },
-        providerConfigRef: { name: providerConfig },
+        providerConfigRef: ownProviderConfigRef(providerConfig),
       },
     });
     await plane.ready('vpc', 'swept');

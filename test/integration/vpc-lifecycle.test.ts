@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ControlPlane, condition, eventually, vpcManifest, type VpcObject } from './harness';
-import { useOwnProviderConfig } from './network';
+import { ownProviderConfigRef, useOwnProviderConfig } from './network';
 import { TcpRelay } from './tcp-relay';
 import { workflowIdFor, refFor } from '../../runtime/managed-kind';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
@@ -52,6 +52,8 @@ describe('VPC lifecycle', () => {
       'crossplane-kind': 'vpc.ec2.aws.chronoplane.io',
       'crossplane-name': example.metadata.name,
       'crossplane-provider': 'provider-chronoplane-aws',
+      'crossplane-providerconfig': 'default',
+      'crossplane-providerconfig-kind': 'ClusterProviderConfig',
     });
 
     const columns = await plane.kubectl(['get', 'vpc', example.metadata.name]);
@@ -205,7 +207,9 @@ describe('VPC lifecycle', () => {
     const relay = await TcpRelay.start(plane.ec2Endpoint);
     try {
       const providerConfig = await useOwnProviderConfig(plane, { endpoint: relay.url });
-      await plane.apply(vpcManifest('cut-off', { cidrBlock: '10.40.0.0/16' }, { spec: { providerConfigRef: { name: providerConfig } } }));
+      await plane.apply(
+        vpcManifest('cut-off', { cidrBlock: '10.40.0.0/16' }, { spec: { providerConfigRef: ownProviderConfigRef(providerConfig) } }),
+      );
       await ready('cut-off');
 
       // The kind's sweep finds the endpoint silent and wakes the VPC, whose own pass says so.

@@ -93,7 +93,7 @@ describe('docker-compose.yml', () => {
     expect(temporal.healthcheck?.test).toBeDefined();
   });
 
-  it('setup applies deploy/crds and points the default ProviderConfig at the moto service', async () => {
+  it('setup applies deploy/crds and points the default ClusterProviderConfig at the moto service', async () => {
     const setup = service('setup');
     const deployMount = (setup.volumes ?? []).find((volume) => volume.target === '/deploy');
     expect(deployMount?.source).toBe(join(repoRoot, 'deploy'));
@@ -109,7 +109,7 @@ describe('docker-compose.yml', () => {
     const heredoc = /<<'EOF'\n([\s\S]*?)\nEOF$/m.exec(script)?.[1];
     expect(heredoc).toBeDefined();
     const objects = parseAllDocuments(heredoc ?? '').map((document) => document.toJS() as Record<string, any>);
-    const providerConfig = objects.find((object) => object.kind === 'ProviderConfig');
+    const providerConfig = objects.find((object) => object.kind === 'ClusterProviderConfig');
     expect(providerConfig).toMatchObject({
       apiVersion: 'aws.chronoplane.io/v1alpha1',
       metadata: { name: 'default' },

@@ -1,6 +1,7 @@
 // What every EC2 kind's bulk observation shares, without loading the SDK: resources are swept
-// together per ProviderConfig and region, the two things an EC2 client is built from
-// (ec2-client.ts), and a settled resource looks for itself only every six hours.
+// together per config (kind, namespace and name: two tenants' same-named ProviderConfigs are two
+// scopes) and region, the two things an EC2 client is built from (ec2-client.ts), and a settled
+// resource looks for itself only every six hours.
 //
 // The budget (issue 6): at most 1 EC2 call per settled resource per hour, drift still found
 // within the poll interval. A kind's sweep runs every poll interval (60 s, so 60 times an
@@ -17,6 +18,7 @@
 // budget holds from 120 VPCs (73 of any other kind) in a scope up; below that a scope costs
 // 60 calls an hour per kind, a third of what a single VPC cost before sweeps (180).
 import type { BulkObservation } from '../../../runtime/managed-kind';
+import { providerConfigScopeKey } from '../../../runtime/provider-config';
 
 /** Six hours: a settled resource's own pass, the safety net under its kind's sweep. */
 export const SAFETY_NET_SECONDS = 6 * 60 * 60;
@@ -27,7 +29,7 @@ export const SAFETY_NET_SECONDS = 6 * 60 * 60;
  */
 export function ec2BulkObservation<F extends { region: string }>(unsweptFields: readonly string[] = []): BulkObservation<F> {
   return {
-    scopeOf: (mr) => `${mr.spec.providerConfigRef?.name ?? 'default'}/${mr.spec.forProvider.region}`,
+    scopeOf: (mr) => `${providerConfigScopeKey(mr)}/${mr.spec.forProvider.region}`,
     unsweptFields,
   };
 }

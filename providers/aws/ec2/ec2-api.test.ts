@@ -4,6 +4,7 @@ import type { EC2Client, EC2PaginationConfiguration, Filter } from '@aws-sdk/cli
 import { describe, expect, it } from 'vitest';
 import { ClassifiedError } from '../../../runtime/errors';
 import type { ManagedResource } from '../../../runtime/managed-resource';
+import { UID_TAG } from '../tags';
 import { ABSENT, Ec2Api, isNotFound, present, requiredId, sweptByUid, withExternalNames } from './ec2-api';
 
 const ec2 = new Ec2Api({} as EC2Client, { region: 'us-east-1' });
@@ -57,18 +58,39 @@ describe('requiredId', () => {
 });
 
 describe('present', () => {
+  const own = { metadata: { uid: 'u-own' } } as ManagedResource;
+
   it('is up to date exactly when nothing differs, and joins the differences for humans', () => {
-    expect(present({ differences: [], readiness: 'Available', atProvider: { id: 'a' } })).toEqual({
+    expect(present(own, { differences: [], tags: undefined, readiness: 'Available', atProvider: { id: 'a' } })).toEqual({
       resourceExists: true,
       resourceUpToDate: true,
       readiness: 'Available',
       atProvider: { id: 'a' },
       diff: undefined,
     });
-    expect(present({ differences: ['tag a: not in spec', 'tag b: want "1"'], readiness: 'Available', atProvider: {} })).toMatchObject({
-      resourceUpToDate: false,
-      diff: 'tag a: not in spec; tag b: want "1"',
-    });
+    const drifted = { differences: ['tag a: not in spec', 'tag b: want "1"'], tags: [], readiness: 'Available' as const, atProvider: {} };
+    expect(present(own, drifted)).toMatchObject({ resourceUpToDate: false, diff: 'tag a: not in spec; tag b: want "1"' });
+  });
+
+  it.each([
+    ['its own uid tag', [{ Key: UID_TAG, Value: 'u-own' }], undefined],
+    ['no uid tag (never ours)', [{ Key: 'crossplane-name', Value: 'main' }], undefined],
+    ['no tags at all', undefined, undefined],
+    [
+      "another object's uid tag",
+      [
+        { Key: UID_TAG, Value: 'u-a' },
+        { Key: 'crossplane-kind', Value: 'vpc.ec2.aws.chronoplane.io' },
+        { Key: 'crossplane-namespace', Value: 'team-a' },
+        { Key: 'crossplane-name', Value: 'main' },
+      ],
+      { uid: 'u-a', kind: 'vpc.ec2.aws.chronoplane.io', namespace: 'team-a', name: 'main' },
+    ],
+    ['a uid tag without names', [{ Key: UID_TAG, Value: 'u-a' }], { uid: 'u-a', kind: undefined, namespace: undefined, name: undefined }],
+  ])('with %s, names the claimant %j', (_case, tags, claimedBy) => {
+    const observed = present(own, { differences: [], tags, readiness: 'Available', atProvider: {} });
+    expect(observed.claimedBy).toEqual(claimedBy);
+    expect('claimedBy' in observed).toBe(claimedBy !== undefined);
   });
 });
 
@@ -118,7 +140,7 @@ describe('sweptByUid', () => {
     const named = withExternalNames([mr('u1', 'vpc-1'), mr('u2'), mr('u3', 'vpc-3')]);
     expect(named.map((n) => n.id)).toEqual(['vpc-1', 'vpc-3']);
     const swept = sweptByUid(named, new Map([['vpc-1', 'found']]), (_mr, x) =>
-      present({ differences: [], readiness: 'Available', atProvider: x, lateInitialized: { a: 1 } }),
+      present(_mr, { differences: [], tags: undefined, readiness: 'Available', atProvider: x, lateInitialized: { a: 1 } }),
     );
     expect(Object.fromEntries(swept)).toEqual({
       u1: { resourceExists: true, resourceUpToDate: true, readiness: 'Available', atProvider: 'found', diff: undefined },

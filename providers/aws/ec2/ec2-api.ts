@@ -18,7 +18,7 @@ import type { ManagedResource } from '../../../runtime/managed-resource';
 import { describeAlternatives } from '../../../runtime/references/declaration';
 import { ec2ClientFor } from '../ec2-client';
 import { classifyAwsError, describeAwsError, errorCode } from '../errors';
-import { UID_TAG, mapToTags, tagChanges, tagsToMap, type Tag } from '../tags';
+import { UID_TAG, claimOf, mapToTags, tagChanges, tagsToMap, type Tag } from '../tags';
 
 export class Ec2Api {
   constructor(
@@ -192,16 +192,32 @@ export function sweptByUid<M extends ManagedResource<any, any>, X, A>(
 /** What observe answers when there is no external resource: none recorded, or EC2 has none. */
 export const ABSENT = { resourceExists: false, resourceUpToDate: false } as const;
 
-/** What observe answers for a resource that exists: up to date exactly when nothing differs. */
-export function present<F, A>(observed: {
-  differences: readonly string[];
-  readiness: Readiness;
-  readinessMessage?: string;
-  atProvider: A;
-  lateInitialized?: Partial<F>;
-}): ExternalObservation<F, A> {
-  const { differences, ...rest } = observed;
-  return { resourceExists: true, resourceUpToDate: differences.length === 0, ...rest, diff: differences.join('; ') || undefined };
+/**
+ * What observe answers for a resource that exists: up to date exactly when nothing differs, and
+ * claimed by another object when its uid tag names one (the engine then leaves it alone while
+ * that object exists). `tags` is required so that no kind forgets them: a kind whose resources
+ * carry none (a route) passes undefined, and says why.
+ */
+export function present<F, A>(
+  mr: { metadata: { uid: string } },
+  observed: {
+    differences: readonly string[];
+    tags: readonly Tag[] | undefined;
+    readiness: Readiness;
+    readinessMessage?: string;
+    atProvider: A;
+    lateInitialized?: Partial<F>;
+  },
+): ExternalObservation<F, A> {
+  const { differences, tags, ...rest } = observed;
+  const claimedBy = claimOf(tags, mr.metadata.uid);
+  return {
+    resourceExists: true,
+    resourceUpToDate: differences.length === 0,
+    ...rest,
+    diff: differences.join('; ') || undefined,
+    ...(claimedBy ? { claimedBy } : {}),
+  };
 }
 
 /** The filter that finds what an earlier, interrupted create made: CreateX applied this tag atomically. */
@@ -218,7 +234,7 @@ export function ec2Connector<F extends { region: string }, A>(make: (api: Ec2Api
   return {
     async connect(mr, context) {
       const { region } = mr.spec.forProvider;
-      const { client, endpoint } = await ec2ClientFor(region, mr.spec.providerConfigRef?.name, context);
+      const { client, endpoint } = await ec2ClientFor(region, mr, context);
       return make(new Ec2Api(client, { region, endpoint }));
     },
   };

@@ -25,7 +25,7 @@ export const Tags = (what: string) =>
   Type.Optional(
     withRules(
       StringMap(
-        `Tags to set on the ${what}. Chronoplane adds crossplane-kind, crossplane-name, crossplane-namespace, crossplane-provider and crossplane-providerconfig.`,
+        `Tags to set on the ${what}. Chronoplane adds crossplane-kind, crossplane-name, crossplane-namespace, crossplane-provider, crossplane-providerconfig and crossplane-providerconfig-kind.`,
         AWS_TAG_LIMITS,
       ),
       {

@@ -3,9 +3,17 @@
 // reads from one shared watch per cluster and kind, which also wakes the Object when its
 // target changes, and server-side applies with a field manager per Object.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { Connector, ExternalClient, ExternalCreation, ExternalDeletion, ExternalObservation } from '../../../runtime/external-client';
+import type {
+  ConnectContext,
+  Connector,
+  ExternalClient,
+  ExternalCreation,
+  ExternalDeletion,
+  ExternalObservation,
+} from '../../../runtime/external-client';
 import { managementPoliciesOf, type ManagedResource } from '../../../runtime/managed-resource';
-import { connectToCluster } from '../cluster-connection';
+import { ClassifiedError } from '../../../runtime/errors';
+import { connectToCluster, describeObjectConfig, type ConnectingObject } from '../cluster-connection';
 import { RemoteCluster } from '../remote/cluster';
 import { describeTarget, type DesiredObject } from '../remote/target';
 import type { TargetKey } from '../target-watches';
@@ -13,6 +21,7 @@ import { connectionDetailsOf, detailSource, type ConnectionDetailSpec, type Targ
 import { protectTarget } from './protect';
 import { readinessOf, type ReadinessSpec } from './readiness';
 import { observedManifest } from './sanitize';
+import type { NamespacedObjectParameters } from './namespaced-schema';
 import type { ObjectObservation, ObjectParameters } from './schema';
 import { desiredObject } from './target';
 
@@ -27,16 +36,35 @@ interface ObjectOnlySpec {
 
 export const objectConnector: Connector<ObjectParameters, ObjectObservation> = {
   async connect(mr, context): Promise<ExternalClient<ObjectParameters, ObjectObservation>> {
-    const providerConfig = mr.spec.providerConfigRef?.name ?? 'default';
-    const connection = await connectToCluster(providerConfig, context);
-    return new ObjectClient(new RemoteCluster(connection, `target cluster (ProviderConfig "${providerConfig}")`, context.wake));
+    const { remote, reach } = await connectToTarget(mr, context);
+    return new ObjectClient(remote, reach);
   },
 };
 
+/**
+ * The target cluster the resource's provider config names, and what it may reach there: for
+ * an Object, and for an ObservedObjectCollection, which observes through Objects.
+ */
+export async function connectToTarget(
+  mr: ConnectingObject,
+  context: ConnectContext,
+): Promise<{ remote: RemoteCluster; reach: TargetReach }> {
+  const providerConfig = describeObjectConfig(mr);
+  const connection = await connectToCluster(mr, context);
+  const remote = new RemoteCluster(connection, `target cluster (${providerConfig})`, context.wake);
+  return { remote, reach: { restrictToNamespace: connection.restrictToNamespace, description: connection.description ?? providerConfig } };
+}
+
 class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation> {
-  constructor(private readonly remote: RemoteCluster) {}
+  constructor(
+    private readonly remote: RemoteCluster,
+    private readonly reach: TargetReach,
+  ) {}
 
   async observe(mr: ObjectResource): Promise<Observation> {
+    // An Object whose target it may not reach can never have made anything there: when it is
+    // being deleted, nothing stands in the way of its going.
+    if (mr.metadata.deletionTimestamp && (await this.refusal(mr))) return { resourceExists: false, resourceUpToDate: false };
     const desired = await this.desired(mr);
     const key = this.keyOf(desired);
     const live = await this.remote.read(mr, key);
@@ -76,9 +104,11 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
   }
 
   async delete(mr: ObjectResource): Promise<ExternalDeletion> {
+    const refused = await this.refusal(mr);
+    if (refused) return { summary: `nothing to delete: ${refused}`, gone: true };
     const desired = await this.desired(mr);
     const key = this.keyOf(desired);
-    const gone = await this.remote.delete(desired);
+    const gone = await this.remote.delete(desired, (mr.spec.forProvider as NamespacedObjectParameters).deletionPropagationPolicy);
     if (gone) this.release(key, mr, desired);
     return { summary: gone ? `${describeTarget(key)} is already gone` : `deleted ${describeTarget(key)}`, gone };
   }
@@ -92,11 +122,46 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
   }
 
   /**
-   * The manifest as it lands: a namespaced kind without a namespace goes to `default`, as
-   * kubectl and provider-kubernetes put it, so it is looked for where it is.
+   * The manifest as it lands, so it is looked for where it is: a namespaced kind without a
+   * namespace goes to the Object's own namespace (a kubernetes.m.crossplane.io Object, as
+   * `kubectl -n` would put it), or to `default` for a cluster-scoped Object, as kubectl does.
+   * Upstream sets no namespace at all (nothing defaults it). Refused, before
+   * any read or write, when the provider config may not reach it (see TargetReach).
    */
-  private desired(mr: ObjectResource): Promise<DesiredObject> {
-    return this.remote.placed(desiredObject(mr));
+  private async desired(mr: ObjectResource): Promise<DesiredObject> {
+    const desired = await this.remote.placed(desiredObject(mr), mr.metadata.namespace || 'default');
+    await this.checkReach(desired);
+    for (const detail of (mr.spec as ObjectOnlySpec).connectionDetails ?? []) await this.checkReach(detailSource(detail, desired));
+    return desired;
+  }
+
+  /** Throws NotAuthorized when the provider config may not reach `target` (see TargetReach). */
+  private async checkReach(target: DesiredObject | TargetRef): Promise<void> {
+    const onlyNamespace = this.reach.restrictToNamespace;
+    if (onlyNamespace === undefined) return;
+    const ref = 'metadata' in target ? { ...target, namespace: target.metadata.namespace ?? '', name: target.metadata.name } : target;
+    const what = describeTarget(ref);
+    const where = `${this.reach.description} reaches only namespace ${onlyNamespace} of its cluster`;
+    if (!(await this.remote.isNamespaced(ref.apiVersion, ref.kind))) {
+      throw new ClassifiedError('NotAuthorized', `${where}: ${what} is cluster-scoped; nothing was read or written`);
+    }
+    if (ref.namespace !== onlyNamespace) {
+      throw new ClassifiedError(
+        'NotAuthorized',
+        `${where}: ${what} is in namespace ${ref.namespace || '(none)'}; nothing was read or written`,
+      );
+    }
+  }
+
+  /** Why the provider config may not reach the Object's target, or undefined when it may. */
+  private async refusal(mr: ObjectResource): Promise<string | undefined> {
+    try {
+      await this.desired(mr);
+      return undefined;
+    } catch (error) {
+      if (error instanceof ClassifiedError && error.failureClass === 'NotAuthorized') return error.message;
+      throw error;
+    }
   }
 
   private keyOf(target: DesiredObject | TargetRef): TargetKey {
@@ -115,4 +180,17 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
     const sources = ((mr.spec as ObjectOnlySpec).connectionDetails ?? []).map((detail) => this.keyOf(detailSource(detail, desired)));
     this.remote.release(mr, [key, ...sources]);
   }
+}
+
+/**
+ * What the provider config lets an Object reach in its cluster. A namespaced ProviderConfig
+ * that uses the worker's own identity (InjectedIdentity: the control cluster, with the
+ * controller's rights) sets `restrictToNamespace` on its connection: its Objects may then reach
+ * only namespaced objects of that namespace (their target and the objects their connection
+ * details read), or a tenant would act in other tenants' namespaces with the controller's rights.
+ */
+export interface TargetReach {
+  restrictToNamespace?: string;
+  /** Names the provider config in messages. */
+  description: string;
 }

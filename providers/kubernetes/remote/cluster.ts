@@ -71,14 +71,53 @@ export class RemoteCluster {
 
   /**
    * `desired` where the API server will put it: a namespaced kind without a namespace goes to
-   * default (as kubectl does), so that reads look where the object is. Discovery is cached.
+   * `defaultNamespace` (default, as kubectl does), so that reads look where the object is.
+   * Discovery is cached.
    */
-  async placed<T extends DesiredObject>(desired: T): Promise<T> {
+  async placed<T extends DesiredObject>(desired: T, defaultNamespace = 'default'): Promise<T> {
     if (desired.metadata.namespace) return desired;
-    const { namespaced } = await this.calls.run(`find ${desired.kind} (${desired.apiVersion})`, () =>
-      this.api.collectionPath(desired.apiVersion, desired.kind),
-    );
-    return namespaced ? { ...desired, metadata: { ...desired.metadata, namespace: 'default' } } : desired;
+    const namespaced = await this.isNamespaced(desired.apiVersion, desired.kind);
+    return namespaced ? { ...desired, metadata: { ...desired.metadata, namespace: defaultNamespace } } : desired;
+  }
+
+  /** Whether the cluster serves `kind` per namespace (a ConfigMap) or cluster-wide (a Namespace). Discovery is cached. */
+  async isNamespaced(apiVersion: string, kind: string): Promise<boolean> {
+    const { namespaced } = await this.calls.run(`find ${kind} (${apiVersion})`, () => this.api.collectionPath(apiVersion, kind));
+    return namespaced;
+  }
+
+  /**
+   * Every object of `scope` from the shared watch of its kind (or, until that has synced, from
+   * the server) for which `selects` holds; a change to any object for which `wakesFor` holds
+   * wakes `owner`, until `forgetList`. What a collection of targets is observed from.
+   */
+  async list(
+    owner: Owner,
+    scope: Omit<TargetKey, 'cluster' | 'name'>,
+    selects: (obj: KubernetesObject) => boolean,
+    wakesFor: (obj: KubernetesObject) => boolean,
+  ): Promise<KubernetesObject[]> {
+    const key = { cluster: this.connection.key, ...scope };
+    const wake = this.wake;
+    if (wake) watches.followScope(key, this.kubeConfig, owner.metadata.uid, () => wake(owner as ManagedResource), wakesFor);
+    const cached = await this.calls.run(`watch ${scope.kind} (${scope.apiVersion})`, () => watches.cachedList(key, this.kubeConfig));
+    const all =
+      cached ??
+      (await this.calls.run(
+        `list ${scope.kind} (${scope.apiVersion})${scope.namespace ? ` in namespace ${scope.namespace}` : ''}`,
+        async () =>
+          (await this.api.list(scope.apiVersion, scope.kind, scope.namespace || undefined)).items.map((o) => ({
+            ...o,
+            apiVersion: scope.apiVersion,
+            kind: scope.kind,
+          })),
+      ));
+    return all.filter(selects);
+  }
+
+  /** The owner no longer follows the list of `scope` (see list). */
+  forgetList(owner: Owner, scope: Omit<TargetKey, 'cluster' | 'name'>): void {
+    watches.unfollowScope({ cluster: this.connection.key, ...scope }, owner.metadata.uid);
   }
 
   /** Whether applying `desired` would change nothing in `live`; asks a dry run only when it must. */
@@ -106,13 +145,13 @@ export class RemoteCluster {
     return applied;
   }
 
-  /** Starts deleting the target; true when it was already gone. */
-  async delete(target: DesiredObject): Promise<boolean> {
+  /** Starts deleting the target (its dependents as `propagationPolicy` says, Background unless said); true when it was already gone. */
+  async delete(target: DesiredObject, propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'): Promise<boolean> {
     const key = this.keyOf(target);
     watches.deleting(key);
     return this.calls.run(
       `delete ${describeTarget(key)}`,
-      async () => (await this.api.delete(target), false),
+      async () => (await this.api.delete(target, undefined, undefined, undefined, undefined, propagationPolicy), false),
       () => true,
     );
   }

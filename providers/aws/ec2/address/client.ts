@@ -136,7 +136,8 @@ async function* describeAddressesOnce(config: EC2PaginationConfiguration, input:
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: AddressResource, address: Address): ExternalObservation<AddressParameters, AddressObservation> {
-  return present({
+  return present(mr, {
+    tags: address.Tags,
     differences: differences(address, desiredTags(addressApi, mr)),
     // An allocated address can be used at once; it has no lifecycle states.
     readiness: 'Available',

@@ -198,7 +198,8 @@ function observation(
 ): ExternalObservation<InstanceParameters, InstanceObservation> {
   if (isTerminated(instance)) return ABSENT;
   const spec = mr.spec.forProvider;
-  return present({
+  return present(mr, {
+    tags: instance.Tags,
     differences: differences(spec, instance, desiredTags(instanceApi, mr), userData),
     ...readinessOf(spec, instance),
     atProvider: toAtProvider(instance),

@@ -151,7 +151,8 @@ function observation(
   mr: InternetGatewayResource,
   igw: InternetGateway,
 ): ExternalObservation<InternetGatewayParameters, InternetGatewayObservation> {
-  return present({
+  return present(mr, {
+    tags: igw.Tags,
     differences: differences(mr.spec.forProvider, igw, desiredTags(internetGatewayApi, mr)),
     readiness: readinessOf(mr.spec.forProvider, igw),
     atProvider: toAtProvider(igw),

@@ -146,7 +146,8 @@ const nameTaken = (keyName: string, region: string) =>
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: KeyPairResource, key: KeyPairInfo): ExternalObservation<KeyPairParameters, KeyPairObservation> {
-  return present({
+  return present(mr, {
+    tags: key.Tags,
     differences: differences(key, desiredTags(keyPairApi, mr)),
     // A key pair has no lifecycle states: once EC2 lists it, instances can use it.
     readiness: 'Available',

@@ -142,7 +142,8 @@ const paginateNatGateways = (config: EC2PaginationConfiguration, input: { Filter
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: NatGatewayResource, gateway: NatGateway): ExternalObservation<NatGatewayParameters, NatGatewayObservation> {
   if (isGone(gateway)) return ABSENT;
-  return present({
+  return present(mr, {
+    tags: gateway.Tags,
     differences: differences(gateway, desiredTags(natGatewayApi, mr)),
     readiness: readinessOf(gateway),
     readinessMessage: unavailableMessage(gateway),

@@ -182,7 +182,9 @@ function recordedId(mr: RouteResource): RouteId | undefined {
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: RouteResource, id: RouteId, route: Route): ExternalObservation<RouteParameters, RouteObservation> {
-  return present({
+  return present(mr, {
+    // EC2 routes carry no tags, so nothing records an owner to check.
+    tags: undefined,
     differences: differences(mr.spec.forProvider, id, route),
     readiness: readinessOf(route),
     readinessMessage: unavailableMessage(route),

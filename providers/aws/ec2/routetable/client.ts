@@ -113,7 +113,8 @@ export class RouteTableExternalClient implements ExternalClient<RouteTableParame
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: RouteTableResource, rt: RouteTable): ExternalObservation<RouteTableParameters, RouteTableObservation> {
-  return present({
+  return present(mr, {
+    tags: rt.Tags,
     differences: differences(mr.spec.forProvider, rt, desiredTags(routeTableApi, mr)),
     readiness: readinessOf(rt),
     atProvider: toAtProvider(rt),

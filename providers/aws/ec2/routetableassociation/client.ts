@@ -172,7 +172,9 @@ function adopt(routeTableId: string, target: AssociationTarget, found: RouteTabl
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: AssociationResource, association: RouteTableAssociation): ExternalObservation<P, A> {
-  return present({
+  return present(mr, {
+    // EC2 associations carry no tags, so nothing records an owner to check.
+    tags: undefined,
     differences: differences(mr.spec.forProvider, association),
     readiness: readinessOf(association),
     atProvider: toAtProvider(association),

@@ -152,7 +152,8 @@ function observation(
   mr: SecurityGroupResource,
   group: SecurityGroup,
 ): ExternalObservation<SecurityGroupParameters, SecurityGroupObservation> {
-  return present({
+  return present(mr, {
+    tags: group.Tags,
     differences: differences(group, desiredTags(securityGroupApi, mr)),
     readiness: readinessOf(group),
     atProvider: toAtProvider(group),

@@ -165,7 +165,8 @@ function observation(
   mr: RuleResource,
   rule: SecurityGroupRule,
 ): ExternalObservation<SecurityGroupRuleParameters, SecurityGroupRuleObservation> {
-  return present({
+  return present(mr, {
+    tags: rule.Tags,
     differences: differences(mr.spec.forProvider, rule, desiredTags(securityGroupRuleApi, mr)),
     readiness: readinessOf(rule),
     atProvider: toAtProvider(rule),

@@ -126,7 +126,8 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: SubnetResource, subnet: Subnet): ExternalObservation<SubnetParameters, SubnetObservation> {
-  return present({
+  return present(mr, {
+    tags: subnet.Tags,
     differences: differences(mr.spec.forProvider, subnet, desiredTags(subnetApi, mr)),
     readiness: readinessOf(subnet),
     atProvider: toAtProvider(subnet),

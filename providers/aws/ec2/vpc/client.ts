@@ -157,7 +157,8 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: VpcResource, observed: ObservedVpc): ExternalObservation<VpcParameters, VpcObservation> {
-  return present({
+  return present(mr, {
+    tags: observed.vpc.Tags,
     differences: differences(mr.spec.forProvider, observed, desiredTags(vpcApi, mr)),
     readiness: readinessOf(observed.vpc),
     atProvider: toAtProvider(observed),
