@@ -99,11 +99,13 @@ interface Published {
  * restores a Secret someone deleted or edited). The memory holds keyed digests, not values.
  */
 /**
- * The resource's own namespace; a cluster-scoped resource (provider-kubernetes' Object) names
- * one in writeConnectionSecretToRef, as crossplane-runtime's SecretReference does.
+ * The resource's own namespace, always, for a namespaced resource: its schema has no namespace
+ * field, and even one stored somehow never sends its Secret into another tenant's namespace. A
+ * cluster-scoped resource (provider-kubernetes' legacy Object, which only cluster admins create)
+ * names one in writeConnectionSecretToRef, as crossplane-runtime's SecretReference does.
  */
 export function connectionSecretNamespace(mr: ManagedResource): string {
-  const namespace = mr.spec.writeConnectionSecretToRef?.namespace ?? mr.metadata.namespace;
+  const namespace = mr.metadata.namespace || mr.spec.writeConnectionSecretToRef?.namespace;
   if (!namespace)
     throw new ClassifiedError('InvalidInput', 'spec.writeConnectionSecretToRef.namespace is required for a cluster-scoped resource');
   return namespace;

@@ -50,3 +50,22 @@ export function loadKubeConfig(): KubeConfig {
   kc.loadFromDefault();
   return kc;
 }
+
+/**
+ * `kubeConfig` acting as `user` through impersonation: every request carries
+ * `Impersonate-User`, so the API server authorizes it with that user's rights, not with
+ * `kubeConfig`'s own. `kubeConfig`'s identity needs the `impersonate` verb for that user.
+ */
+export function impersonating(kubeConfig: KubeConfig, user: string): KubeConfig {
+  const current = kubeConfig.getCurrentUser();
+  const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
+  if (!current || !context) throw new Error('the kubeconfig has no current context and user to impersonate from');
+  const impersonated = new KeepAliveKubeConfig();
+  impersonated.loadFromOptions({
+    clusters: kubeConfig.getClusters(),
+    users: [{ ...current, impersonateUser: user }],
+    contexts: [{ ...context, user: current.name }],
+    currentContext: context.name,
+  });
+  return impersonated;
+}

@@ -5,7 +5,7 @@ import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import type { ConnectContext } from '../../runtime/external-client';
 import { ClassifiedError } from '../../runtime/errors';
 import { readProviderConfig, type ConfigUser, type ResolvedProviderConfig } from '../../runtime/provider-config';
-import { awsProviderConfigKinds, type ClusterProviderConfigSpec } from './providerconfig';
+import { awsProviderConfigKinds, OWN_CREDENTIALS_ONLY, type ClusterProviderConfigSpec } from './providerconfig';
 
 export interface AwsClientSettings {
   /** Undefined means "use the SDK's default credential chain". */
@@ -28,7 +28,11 @@ export async function readAwsSettings(
   const config = await readProviderConfig<ClusterProviderConfigSpec>(mr, awsProviderConfigKinds, context);
   const { spec } = config;
   const endpoint = spec.endpoint?.url;
-  if (spec.credentials?.source === 'Environment') return { config, settings: { endpoint } };
+  if (spec.credentials?.source === 'Environment') {
+    // Admission refuses it too; this holds for a config stored before that rule.
+    if (config.namespace !== undefined) throw new ClassifiedError('NotAuthorized', `${config.description}: ${OWN_CREDENTIALS_ONLY}`);
+    return { config, settings: { endpoint } };
+  }
 
   const ref = spec.credentials?.secretRef;
   if (!ref) throw new ClassifiedError('MissingConfiguration', `${config.description}: credentials.secretRef is required for source Secret`);

@@ -15,7 +15,8 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { ConnectContext } from '../../runtime/external-client';
 import type { ManagedResource } from '../../runtime/managed-resource';
 import { ClassifiedError } from '../../runtime/errors';
-import { KeepAliveKubeConfig, loadKubeConfig } from '../../runtime/kube-config';
+import { KeepAliveKubeConfig, impersonating, loadKubeConfig } from '../../runtime/kube-config';
+import { assertKubeconfigIsInline } from './kubeconfig-safety';
 import {
   checkProviderConfigUse,
   providerConfigRefOf,
@@ -149,16 +150,35 @@ function cachedFor<T>(
 }
 
 /**
- * A kubernetes.m.crossplane.io config's connection. InjectedIdentity lends the worker's own
- * identity: from a ClusterProviderConfig (a cluster admin's) as it is, from a namespaced
- * ProviderConfig only for that namespace (restrictToNamespace).
+ * The identity a namespaced ProviderConfig's InjectedIdentity acts as on the control cluster:
+ * this ServiceAccount of the ProviderConfig's own namespace, named as upstream names the
+ * provider's. Its rights are what the namespace's admins grant it, and Kubernetes lets them
+ * grant no more than they hold themselves, so an Object never does what its tenant could not.
+ */
+export const INJECTED_IDENTITY_SERVICE_ACCOUNT = 'provider-kubernetes';
+
+export const injectedIdentityUser = (namespace: string): string =>
+  `system:serviceaccount:${namespace}:${INJECTED_IDENTITY_SERVICE_ACCOUNT}`;
+
+/**
+ * A kubernetes.m.crossplane.io config's connection. InjectedIdentity means the control
+ * cluster: from a ClusterProviderConfig (a cluster admin's) with the worker's own rights; from a
+ * namespaced ProviderConfig through impersonation of that namespace's
+ * INJECTED_IDENTITY_SERVICE_ACCOUNT, and only for that namespace (restrictToNamespace).
  */
 async function connectionOf(config: ModernConfig): Promise<ClusterConnection> {
   const { credentials } = config.spec;
   const description = config.description;
   if (credentials?.source === 'InjectedIdentity') {
     if (config.namespace === undefined) return { kubeConfig: loadKubeConfig(), key: 'injected-identity', description };
-    return { kubeConfig: loadKubeConfig(), key: 'injected-identity', restrictToNamespace: config.namespace, description };
+    const user = injectedIdentityUser(config.namespace);
+    return {
+      kubeConfig: impersonating(loadKubeConfig(), user),
+      // Its own key: clients and target watches are shared per key, and this one sees only what `user` may.
+      key: `injected-identity/${user}`,
+      restrictToNamespace: config.namespace,
+      description: `${description}, acting as ServiceAccount ${config.namespace}/${INJECTED_IDENTITY_SERVICE_ACCOUNT}`,
+    };
   }
   const ref = credentials?.secretRef;
   if (credentials?.source !== 'Secret' || !ref) {
@@ -201,12 +221,14 @@ async function fromKubeconfigSecret(ref: KubeconfigSecretRef, owner: string, con
 }
 
 /**
- * A kubeconfig with a current context that names a cluster with a server; the message never
+ * A kubeconfig with inline credentials only (kubeconfig-safety.ts) and a current context that
+ * names a cluster with a server; the message never
  * echoes the text. Its clients reuse their TLS connections, as the control cluster's do: with a
  * plain KubeConfig every call to a target cluster paid a TLS handshake (about 8% of the worker's
  * main thread, and the target API server's CPU, while 1,000 Objects were applied).
  */
 export function parseKubeconfig(text: string, where: string): KubeConfig {
+  assertKubeconfigIsInline(text, where);
   const kubeConfig = new KeepAliveKubeConfig();
   try {
     kubeConfig.loadFromString(text);

@@ -68,7 +68,19 @@ export class TargetWatches {
   /** Kinds (by cluster) whose watch failed and has not been answered since. */
   private readonly failing = new Set<string>();
 
+  /** Cluster key → the one namespace its credentials may read (see confine). */
+  private readonly confinedTo = new Map<string, string>();
+
   constructor(private readonly onError: (what: string, error: unknown, retryInSeconds: number) => void = () => {}) {}
+
+  /**
+   * The credentials behind `cluster` may read only `namespace` (a tenant's impersonated
+   * identity): that cluster's watches then list and watch that namespace alone, since an
+   * all-namespaces watch would be refused and retried forever.
+   */
+  confine(cluster: string, namespace: string): void {
+    this.confinedTo.set(cluster, namespace);
+  }
 
   /**
    * The target as the shared watch holds it: the object, `null` when the synced cache does not
@@ -195,7 +207,10 @@ export class TargetWatches {
 
   private async start(key: Pick<TargetKey, 'cluster' | 'apiVersion' | 'kind'>, kubeConfig: KubeConfig): Promise<SharedWatch> {
     const objects = DiscoveringObjectApi.forConfig(kubeConfig);
-    const { path, plural } = await objects.collectionPath(key.apiVersion, key.kind);
+    const collection = await objects.collectionPath(key.apiVersion, key.kind);
+    const { plural } = collection;
+    const confined = collection.namespaced ? this.confinedTo.get(key.cluster) : undefined;
+    const path = confined === undefined ? collection.path : collection.path.replace(/\/([^/]+)$/, `/namespaces/${confined}/$1`);
     const [group, version] = key.apiVersion.includes('/') ? key.apiVersion.split('/') : ['', key.apiVersion];
     const api: KindApi = {
       group: group!,
@@ -214,7 +229,7 @@ export class TargetWatches {
           objects.list(
             key.apiVersion,
             key.kind,
-            undefined,
+            confined,
             undefined,
             undefined,
             undefined,

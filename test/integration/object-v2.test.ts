@@ -6,6 +6,7 @@
 // worker's own identity reaches only its own namespace.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '../../providers/kubernetes/cluster-connection';
 import { repoRoot } from '../../stack/paths';
 import { ControlPlane, condition, eventually, remoteKubectl, type VpcObject } from './harness';
 import { runKubectl } from './kubectl';
@@ -264,6 +265,19 @@ describe('a namespaced ProviderConfig with InjectedIdentity', () => {
         kind: 'ProviderConfig',
         metadata: { name: config, namespace: NS },
         spec: { credentials: { source: 'InjectedIdentity' } },
+      }),
+    );
+    // It acts as this ServiceAccount of its namespace, with the rights granted to it here.
+    const serviceAccount = { name: INJECTED_IDENTITY_SERVICE_ACCOUNT, namespace: NS };
+    await runKubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: serviceAccount }));
+    await runKubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: named('provider-kubernetes-edit'), namespace: NS },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+        subjects: [{ kind: 'ServiceAccount', ...serviceAccount }],
       }),
     );
     const object = (name: string, manifest: Record<string, unknown>) =>

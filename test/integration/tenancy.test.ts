@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { DescribeKeyPairsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
 import { allCrds } from '../../apis/all-crds';
+import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '../../providers/kubernetes/cluster-connection';
 import { condition, eventually, vpcManifest } from './harness';
 import { runKubectl } from './kubectl';
 import { canI, startTenants, type Tenant, type Tenants } from './tenants';
@@ -224,6 +225,16 @@ describe('what a tenant may do in its own namespace', () => {
         kind: 'ProviderConfig',
         metadata: { name: 'in-cluster' },
         spec: { credentials: { source: 'InjectedIdentity' } },
+      });
+      // Such a ProviderConfig acts as this ServiceAccount of its namespace, with the rights the
+      // tenant grants it here: Kubernetes lets bob bind only what bob holds himself.
+      await tenant.apply({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: INJECTED_IDENTITY_SERVICE_ACCOUNT } });
+      await tenant.apply({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'provider-kubernetes-edit' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+        subjects: [{ kind: 'ServiceAccount', name: INJECTED_IDENTITY_SERVICE_ACCOUNT, namespace: tenant.namespace }],
       });
     }
     await b.apply(mObject('b-config', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b-config' }, data: { team: 'b' } }));
@@ -445,6 +456,16 @@ describe('what a tenant may not do', () => {
       }
     });
 
+    it("cannot lend itself the worker's own AWS identity through a ProviderConfig of its own (source Environment)", async () => {
+      const message = await b.refused({
+        apiVersion: 'aws.chronoplane.io/v1alpha1',
+        kind: 'ProviderConfig',
+        metadata: { name: 'b-ambient' },
+        spec: { credentials: { source: 'Environment' } },
+      });
+      expect(message).toContain('Environment, the worker\u2019s own AWS identity, is only for ClusterProviderConfigs');
+    });
+
     it('cannot use a ClusterProviderConfig whose namespaceSelector leaves its namespace out', async () => {
       await b.apply(
         vpcManifest(
@@ -575,6 +596,32 @@ describe('what a tenant may not do', () => {
       }
       expect(await canI('bob', a.namespace, 'get secrets')).toBe('no');
       await expect(runKubectl(['get', 'clusterrolebinding', `bob-cluster-admin-${tenants.suffix}`])).rejects.toThrow(/NotFound/);
+    });
+
+    it("does no more in its own namespace through InjectedIdentity than bob granted its ServiceAccount: the controller's rights are never lent", async () => {
+      // edit (what bob bound) may not touch quotas or bind roles; the controller could do both.
+      const quota = `b-quota-${tenants.suffix}`;
+      const binding = `b-admin-binding-${tenants.suffix}`;
+      await b.apply(
+        mObject(quota, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: quota }, spec: { hard: { pods: '1000' } } }),
+      );
+      await b.apply(
+        mObject(binding, {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: binding },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' }],
+        }),
+      );
+      for (const name of [quota, binding]) {
+        const message = await b.refusedCondition(M_OBJECTS, name, 'Synced', /forbidden/i);
+        expect(message, name).toContain(`system:serviceaccount:${b.namespace}:${INJECTED_IDENTITY_SERVICE_ACCOUNT}`);
+      }
+      await expect(runKubectl(['get', 'resourcequota', quota, '-n', b.namespace])).rejects.toThrow(/NotFound/);
+      await expect(runKubectl(['get', 'rolebinding', binding, '-n', b.namespace])).rejects.toThrow(/NotFound/);
+      // They made nothing, so they go when bob deletes them.
+      for (const name of [quota, binding]) await b.deleteAndWait(M_OBJECTS, name);
     });
 
     it("never runs a command that a tenant's kubeconfig names (exec)", async () => {

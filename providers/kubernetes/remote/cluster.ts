@@ -47,6 +47,7 @@ export class RemoteCluster {
     private readonly wake: WakeOwner | undefined,
   ) {
     this.kubeConfig = connection.kubeConfig;
+    if (connection.restrictToNamespace !== undefined) watches.confine(connection.key, connection.restrictToNamespace);
     this.api = clientFor(connection);
     this.calls = new TargetCalls(where);
   }
