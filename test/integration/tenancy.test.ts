@@ -599,29 +599,30 @@ describe('what a tenant may not do', () => {
     });
 
     it("does no more in its own namespace through InjectedIdentity than bob granted its ServiceAccount: the controller's rights are never lent", async () => {
-      // edit (what bob bound) may not touch quotas or bind roles; the controller could do both.
+      // edit (what bob bound) may read quotas and limit ranges but not write them; the controller could.
       const quota = `b-quota-${tenants.suffix}`;
-      const binding = `b-admin-binding-${tenants.suffix}`;
+      const limits = `b-limits-${tenants.suffix}`;
       await b.apply(
         mObject(quota, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: quota }, spec: { hard: { pods: '1000' } } }),
       );
       await b.apply(
-        mObject(binding, {
-          apiVersion: 'rbac.authorization.k8s.io/v1',
-          kind: 'RoleBinding',
-          metadata: { name: binding },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-          subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' }],
+        mObject(limits, {
+          apiVersion: 'v1',
+          kind: 'LimitRange',
+          metadata: { name: limits },
+          spec: { limits: [{ type: 'Container', max: { memory: '64Gi' } }] },
         }),
       );
-      for (const name of [quota, binding]) {
+      for (const [name, resource] of [
+        [quota, 'resourcequota'],
+        [limits, 'limitrange'],
+      ] as const) {
         const message = await b.refusedCondition(M_OBJECTS, name, 'Synced', /forbidden/i);
         expect(message, name).toContain(`system:serviceaccount:${b.namespace}:${INJECTED_IDENTITY_SERVICE_ACCOUNT}`);
+        await expect(runKubectl(['get', resource, name, '-n', b.namespace])).rejects.toThrow(/NotFound/);
+        // It made nothing, so it goes when bob deletes it.
+        await b.deleteAndWait(M_OBJECTS, name);
       }
-      await expect(runKubectl(['get', 'resourcequota', quota, '-n', b.namespace])).rejects.toThrow(/NotFound/);
-      await expect(runKubectl(['get', 'rolebinding', binding, '-n', b.namespace])).rejects.toThrow(/NotFound/);
-      // They made nothing, so they go when bob deletes them.
-      for (const name of [quota, binding]) await b.deleteAndWait(M_OBJECTS, name);
     });
 
     it("never runs a command that a tenant's kubeconfig names (exec)", async () => {

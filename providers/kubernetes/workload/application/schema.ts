@@ -8,6 +8,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { LABEL_LIMITS } from '../../../../apis/references';
 import { Doc, DocString, StringMap, withRules, type CelRule } from '../../../../apis/schema';
 import type { KindApi } from '../../../../runtime/managed-kind';
+import { LabelSelectorSchema } from '../../../../apis/label-selector';
+import type { LabelSelector } from '../../../../runtime/label-selector';
 import { ClusterReference, KubernetesApplicationResourceSpec } from '../resource/schema';
 
 export const kubernetesApplicationApi: KindApi = {
@@ -23,41 +25,6 @@ export const kubernetesApplicationApi: KindApi = {
     'An application: KubernetesApplicationResources made from its templates, all submitted to the one KubernetesCluster in its ' +
     'namespace that its clusterSelector picks.',
   scope: 'Namespaced',
-};
-
-const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
-
-export const LabelSelectorRequirement = withRules(
-  Doc('A label that a selected object must (or must not) carry.', {
-    key: DocString('The label key.', { minLength: 1, maxLength: LABEL_LIMITS.maxKeyLength }),
-    operator: Type.Union(
-      SELECTOR_OPERATORS.map((o) => Type.Literal(o)),
-      { description: 'In, NotIn (the value is, or is not, one of values), Exists or DoesNotExist (the key).' },
-    ),
-    values: Type.Optional(
-      Type.Array(Type.String({ maxLength: LABEL_LIMITS.maxValueLength }), {
-        description: 'The values for In and NotIn; none for Exists and DoesNotExist.',
-        maxItems: 64,
-      }),
-    ),
-  }),
-  {
-    rule: "self.operator in ['In', 'NotIn'] ? has(self.values) && size(self.values) > 0 : !has(self.values) || size(self.values) == 0",
-    message: 'In and NotIn need values; Exists and DoesNotExist take none',
-  },
-);
-
-/** Kubernetes' LabelSelector: every matchLabels entry and every matchExpressions requirement must hold. */
-const LabelSelector = (description: string) =>
-  Doc(description, {
-    matchLabels: Type.Optional(StringMap('Labels the object must carry, with these values.', LABEL_LIMITS)),
-    matchExpressions: Type.Optional(
-      Type.Array(LabelSelectorRequirement, { description: 'Requirements on the object\u2019s labels.', maxItems: 32 }),
-    ),
-  });
-export type LabelSelector = {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: (typeof SELECTOR_OPERATORS)[number]; values?: string[] }[];
 };
 
 /** A KubernetesApplicationResource's name: a DNS subdomain, as the API server requires of any object. */
@@ -119,13 +86,13 @@ export const MAX_TEMPLATES = 128;
 export const KubernetesApplicationSpec = withRules(
   Doc('The resources of the application, and where it may be scheduled.', {
     resourceSelector: Type.Optional(
-      LabelSelector(
+      LabelSelectorSchema(
         'Accepted for compatibility with upstream manifests, and not used: an application finds its ' +
           'KubernetesApplicationResources by their controller reference, and never adopts others.',
       ),
     ),
     clusterSelector: Type.Optional(
-      LabelSelector(
+      LabelSelectorSchema(
         'The KubernetesClusters in this namespace the application may be scheduled to; absent, any of them. Of those that ' +
           'match, the first by name is chosen, once. Immutable: delete and recreate the application to move it.',
       ),
