@@ -10,8 +10,8 @@ import type { ExternalClient, ExternalObservation } from '../runtime/external-cl
 import { OBJECT_GONE } from '../runtime/errors';
 import { workflowIdFor, type ManagedKind, type PollIntervals, type ResourceRef } from '../runtime/managed-kind';
 import { managementPoliciesOf, type ManagedResource } from '../runtime/managed-resource';
-import type { OwnedExternal, PassObservation } from '../workflows/observation';
-import { allows } from '../workflows/decide';
+import type { NoExternal, OwnedExternal, PassObservation } from '../workflows/observation';
+import { allows, releasableWithoutProvider } from '../workflows/decide';
 import type { ManagementAction } from '../apis/managed';
 import { kindFor, managedKinds } from '../providers/registry';
 import { usedByMarks } from '../runtime/references/used-by';
@@ -180,9 +180,10 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
      * Reads the object and observes the external resource; runs as a local activity. The object
      * comes from the cache, no older than `atLeast`: the resourceVersion of the newest watch
      * event or own write the workflow knows of (absent in histories from before it was passed).
-     * `owned` is the external name an earlier pass found this object owns (see OwnedExternal).
+     * `owned` is the external name an earlier pass found this object owns (see OwnedExternal);
+     * `noExternal` the object the workflow knows has no external resource (see NoExternal).
      */
-    async observe(ref: ResourceRef, atLeast?: string, owned?: OwnedExternal): Promise<PassObservation> {
+    async observe(ref: ResourceRef, atLeast?: string, owned?: OwnedExternal, noExternal?: NoExternal): Promise<PassObservation> {
       return asActivity(async () => {
         const mr = await objects.read(ref, atLeast);
         if (!mr) return { found: false };
@@ -221,6 +222,14 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           references,
           blockers,
         };
+        // Deleting an object that orphans its external resource, or has none, needs nothing of
+        // the provider: it is released without connecting, so a broken ProviderConfig, Secret
+        // or kubeconfig cannot hold it (and no call reaches a provider it no longer concerns).
+        const notObserved = releasableWithoutProvider(object, noExternal);
+        if (notObserved) {
+          log.info('released without reaching the provider', { resource: `${ref.namespace}/${ref.name}`, why: notObserved });
+          return { ...passBasis, external: { ...NOTHING_TO_DELETE, notObserved } };
+        }
         try {
           // Observed against the resolved spec: what would be sent to the provider. A create or
           // delete that just answered for this very state of the object has said it already.
@@ -402,6 +411,9 @@ const GONE: ExternalObservation<unknown, unknown> = { resourceExists: false, res
  * state, late-initialized fields and connection details are that owner's, not this object's.
  */
 const NOT_OURS: ExternalObservation<unknown, unknown> = { resourceExists: true, resourceUpToDate: true };
+
+/** What a deletion that needs no provider counts as (see releasableWithoutProvider): nothing to delete. */
+const NOTHING_TO_DELETE = { resourceExists: false, resourceUpToDate: false } as const;
 
 const ownsAlready = (owned: OwnedExternal | undefined, object: { uid: string; externalName?: string }): boolean =>
   owned !== undefined && owned.uid === object.uid && owned.externalName === object.externalName;

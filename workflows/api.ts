@@ -3,7 +3,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ResourceRef } from '../runtime/managed-kind';
 import type { EventNote } from '../activities/events';
-import type { OwnedExternal } from './observation';
+import type { NoExternal, OwnedExternal } from './observation';
 
 export const RECONCILE_WORKFLOW = 'reconcileManagedResource';
 
@@ -64,6 +64,8 @@ export interface CarriedState {
    * skip looking again. Absent in state carried from before: then the delete looks first.
    */
   ownedExternal?: OwnedExternal;
+  /** The object known to have no external resource, whose deletion needs no provider (see NoExternal). */
+  noExternal?: NoExternal;
   /** Events of a pass that left its status to the pass right after it, which records them. */
   deferredEvents?: EventNote[];
   lastEventMessage?: string;

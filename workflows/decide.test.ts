@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { decide, ownedExternalAfter, secondsUntilNextPass, BACKOFF_MAX_SECONDS } from './decide';
+import {
+  conditionsAfterFailure,
+  decide,
+  deletionBlockedBy,
+  noExternalAfter,
+  ownedExternalAfter,
+  releasableWithoutProvider,
+  secondsUntilNextPass,
+  BACKOFF_MAX_SECONDS,
+} from './decide';
 import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from './observation';
 
 const object = (over: Partial<ObjectSnapshot> = {}): ObjectSnapshot => ({
@@ -479,5 +488,143 @@ describe('ownedExternalAfter: which external name a delete may skip looking at',
     expect(ownedExternalAfter(mine, { uid: 'u1' }, settled)).toBeUndefined();
     expect(ownedExternalAfter(mine, mine, theirs)).toBeUndefined();
     expect(ownedExternalAfter(undefined, { uid: 'u1', externalName: 'vpc-2' }, theirs)).toBeUndefined();
+  });
+});
+
+describe('deletion that needs no provider', () => {
+  const brokenProvider = 'cannot read the kubeconfig: key "kubeconfig" of Secret default/remote not found';
+  const nothing = { uid: 'u1' };
+
+  describe('releasableWithoutProvider', () => {
+    it('releases an object that orphans its external resource, whatever the workflow knows', () => {
+      expect(releasableWithoutProvider(object({ deleting: true, deletionPolicy: 'Orphan', externalName: 'vpc-1' }), undefined)).toBe(
+        'it orphans its external resource',
+      );
+      expect(releasableWithoutProvider(object({ deleting: true, managementPolicies: ['Observe'] }), undefined)).toBe(
+        'it orphans its external resource',
+      );
+    });
+
+    it('releases an object the workflow knows was never created', () => {
+      expect(releasableWithoutProvider(object({ deleting: true }), nothing)).toBe('no external resource was ever created for it');
+    });
+
+    it('releases an object whose external resource a look found gone, under that same name', () => {
+      const gone = { uid: 'u1', externalName: 'vpc-1' };
+      expect(releasableWithoutProvider(object({ deleting: true, externalName: 'vpc-1' }), gone)).toBe(
+        'its external resource vpc-1 is gone',
+      );
+      expect(releasableWithoutProvider(object({ deleting: true, externalName: 'vpc-2' }), gone)).toBeUndefined();
+    });
+
+    it('needs the provider for an object it knows nothing of, another object, or one named since (adoption)', () => {
+      expect(releasableWithoutProvider(object({ deleting: true }), undefined)).toBeUndefined();
+      expect(releasableWithoutProvider(object({ deleting: true, uid: 'u2' }), nothing)).toBeUndefined();
+      expect(releasableWithoutProvider(object({ deleting: true, externalName: 'vpc-adopted' }), nothing)).toBeUndefined();
+    });
+
+    it('never applies to an object that is not being deleted', () => {
+      expect(releasableWithoutProvider(object({ deletionPolicy: 'Orphan' }), nothing)).toBeUndefined();
+      expect(releasableWithoutProvider(object(), nothing)).toBeUndefined();
+    });
+  });
+
+  describe('noExternalAfter', () => {
+    const fresh = object({ hasFinalizer: false });
+
+    it('knows an object new to the workflow, without our finalizer or an external name, has none', () => {
+      expect(noExternalAfter(undefined, fresh, true, undefined)).toEqual(nothing);
+      expect(noExternalAfter(undefined, fresh, true, missing)).toEqual(nothing);
+      // And keeps knowing it through passes that cannot look (a broken ProviderConfig).
+      expect(noExternalAfter(nothing, object(), false, undefined)).toEqual(nothing);
+    });
+
+    it('knows nothing of an object new to it that another workflow may have created, or that names a resource', () => {
+      expect(noExternalAfter(undefined, object({ hasFinalizer: true }), true, undefined)).toBeUndefined();
+      expect(noExternalAfter(undefined, object({ hasFinalizer: false, externalName: 'vpc-adopted' }), true, undefined)).toBeUndefined();
+      // A new object under the same name: what was known of the old one does not carry over.
+      expect(noExternalAfter({ uid: 'u0' }, object({ hasFinalizer: true }), true, undefined)).toBeUndefined();
+    });
+
+    it('forgets it when a pass sees an external resource (an Object whose manifest names an existing target) or a name appears', () => {
+      expect(noExternalAfter(nothing, object(), false, settled)).toBeUndefined();
+      expect(noExternalAfter(undefined, fresh, true, settled)).toBeUndefined();
+      expect(noExternalAfter(nothing, object({ externalName: 'vpc-adopted' }), false, undefined)).toBeUndefined();
+    });
+
+    it('learns it when a pass of the deleting object finds its external resource gone', () => {
+      const deletingObject = object({ deleting: true, externalName: 'vpc-1' });
+      expect(noExternalAfter(undefined, deletingObject, false, missing)).toEqual({ uid: 'u1', externalName: 'vpc-1' });
+      // Not while it lives: a resource missing right after its create may only be slow to show.
+      expect(noExternalAfter(undefined, object({ externalName: 'vpc-1' }), false, missing)).toBeUndefined();
+    });
+
+    it('learns nothing from a snapshot that did not look, or from a resource another object owns', () => {
+      const notLooked = { ...missing, notObserved: 'it orphans its external resource' };
+      expect(noExternalAfter(undefined, object({ deleting: true, externalName: 'vpc-1' }), false, notLooked)).toBeUndefined();
+      const theirs = { ...settled, ownedByAnother: 'VPC vpc-2 belongs to VPC other/x' };
+      expect(noExternalAfter(nothing, object(), false, theirs)).toEqual(nothing);
+    });
+  });
+
+  it('decide releases what the observe activity did not look at: nothing to delete', () => {
+    const notLooked = { ...missing, notObserved: 'no external resource was ever created for it' };
+    const plan = decide(object({ deleting: true }), notLooked, { references: references() });
+    expect(plan).toEqual({
+      steps: [{ kind: 'releaseDependencies' }, { kind: 'removeFinalizer' }],
+      conditions: [],
+      next: 'signal',
+      complete: true,
+    });
+  });
+
+  it('while the provider a delete needs fails: Ready=False Deleting saying so, Synced=False with the error, and backoff', () => {
+    const plan = decide(object({ deleting: true, externalName: 'vpc-1' }), undefined, {
+      providerError: brokenProvider,
+      deletionWaitsForProvider: true,
+    });
+    expect(plan.steps).toEqual([]);
+    expect(plan.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Deleting', message: deletionBlockedBy(brokenProvider) },
+      { type: 'Synced', status: 'False', reason: 'ReconcileError', message: brokenProvider },
+    ]);
+    expect(deletionBlockedBy(brokenProvider)).toContain('deletionPolicy: Orphan');
+    expect(plan.next).toBe('backoff');
+    expect(plan.complete).toBe(false);
+  });
+});
+
+describe('conditionsAfterFailure', () => {
+  const unreachable = 'cannot create VPC: cannot reach EC2 in region us-east-1 at http://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1';
+  const createPlan = decide(object(), missing);
+
+  it('a create the provider never answered: Ready=False Unavailable and Synced=False, both with the message', () => {
+    expect(conditionsAfterFailure(createPlan, unreachable, { unreachable: true })).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Unavailable', message: unreachable },
+      { type: 'Synced', status: 'False', reason: 'ReconcileError', message: unreachable },
+    ]);
+  });
+
+  it('any other failure: Ready as planned, Synced=False with the message', () => {
+    const invalid = "InvalidVpc.Range: The CIDR '10.0.0.0/8' is invalid.";
+    expect(conditionsAfterFailure(createPlan, invalid)).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Creating', message: undefined },
+      { type: 'Synced', status: 'False', reason: 'ReconcileError', message: invalid },
+    ]);
+  });
+
+  it('a delete stays Deleting, reachable or not, and says what it waits for', () => {
+    const deletePlan = decide(object({ deleting: true }), settled);
+    expect(conditionsAfterFailure(deletePlan, unreachable, { unreachable: true, deletionWaits: true })).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Deleting', message: deletionBlockedBy(unreachable) },
+      { type: 'Synced', status: 'False', reason: 'ReconcileError', message: unreachable },
+    ]);
+    // A workflow from before (deletionWaits unasked): Deleting without a message, as it was.
+    expect(conditionsAfterFailure(deletePlan, unreachable, { unreachable: true })[0]).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'Deleting',
+      message: undefined,
+    });
   });
 });

@@ -13,12 +13,13 @@ import {
   reconcileSuccess,
   referencesResolved,
   referencesUnresolved,
+  ReadyReason,
   unavailable,
   type ConditionUpdate,
 } from '../apis/conditions';
 import type { ManagementAction } from '../apis/managed';
 import type { PollIntervals } from '../runtime/managed-kind';
-import type { ExternalSnapshot, ObjectSnapshot, OwnedExternal, ReferenceObservation } from './observation';
+import type { ExternalSnapshot, NoExternal, ObjectSnapshot, OwnedExternal, ReferenceObservation } from './observation';
 
 export type Step =
   | { kind: 'addFinalizer' }
@@ -72,6 +73,11 @@ export interface DecideContext {
    * from before this change retried the provider first.
    */
   releaseOrphansFirst?: boolean;
+  /**
+   * While deleting, a provider error shows as Ready=False, reason Deleting, saying what the
+   * delete waits for. Versioned with patched(): workflows from before left Ready as it was.
+   */
+  deletionWaitsForProvider?: boolean;
 }
 
 export function decide(object: ObjectSnapshot, external: ExternalSnapshot | undefined, context: DecideContext = {}): Plan {
@@ -80,7 +86,7 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
   const { providerError, references } = context;
   const steps: Step[] = [];
   if (!object.deleting && !object.hasFinalizer) steps.push({ kind: 'addFinalizer' });
-  const deleteExternal = object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
+  const deleteExternal = deletesExternal(object);
   // Gone, orphaned, or not ours to delete: let go of what it depends on, then of the object.
   const release = (): Plan => ({
     steps: [
@@ -96,7 +102,13 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
 
   if (providerError !== undefined || external === undefined) {
     const error = providerError ?? 'the external resource could not be observed';
-    const readiness = context.providerUnreachable && !object.deleting ? [unavailable(error)] : [];
+    const readiness = object.deleting
+      ? context.deletionWaitsForProvider
+        ? [deleting(deletionBlockedBy(error))]
+        : []
+      : context.providerUnreachable
+        ? [unavailable(error)]
+        : [];
     return { steps, conditions: [...readiness, reconcileError(error)], next: 'backoff', complete: false, error };
   }
 
@@ -177,6 +189,84 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
   const ready = readinessCondition(external);
   const settled = external.readiness === 'Available' && !update;
   return { steps, conditions: [ready, ...referenceConditions, reconcileSuccess()], next: settled ? 'settled' : 'pending', complete: false };
+}
+
+/** The Ready message of an object whose delete waits for a provider that fails. */
+export function deletionBlockedBy(error: string): string {
+  return `cannot delete the external resource, retrying with backoff (deletionPolicy: Orphan would release the object and keep it): ${error}`;
+}
+
+/** Whether deleting the object deletes its external resource: deletionPolicy Delete, and the policies allow it. */
+export function deletesExternal(object: Pick<ObjectSnapshot, 'deletionPolicy' | 'managementPolicies'>): boolean {
+  return object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
+}
+
+/**
+ * Why deleting the object needs nothing of the provider, or undefined when it does: it orphans
+ * its external resource, or the workflow knows it has none (`noExternal`). The observe activity
+ * then releases it without connecting, so a broken ProviderConfig or kubeconfig cannot hold it.
+ * An object that names an external resource it did not create (adoption by external name) is
+ * not known to have none: its deletion needs the provider.
+ */
+export function releasableWithoutProvider(
+  object: Pick<ObjectSnapshot, 'uid' | 'deleting' | 'externalName' | 'deletionPolicy' | 'managementPolicies'>,
+  noExternal: NoExternal | undefined,
+): string | undefined {
+  if (!object.deleting) return undefined;
+  if (!deletesExternal(object)) return 'it orphans its external resource';
+  if (noExternal?.uid !== object.uid || noExternal.externalName !== object.externalName) return undefined;
+  return object.externalName === undefined
+    ? 'no external resource was ever created for it'
+    : `its external resource ${object.externalName} is gone`;
+}
+
+/**
+ * What the workflow knows, after a pass, about the object having no external resource (see
+ * NoExternal). It learns it two ways:
+ * - never created: an object new to the workflow without our finalizer and without an external
+ *   name was never reconciled (every pass adds the finalizer before it creates) and names
+ *   nothing; it stays so until a create is asked for (the create step forgets it) or a pass
+ *   sees an external resource (a kind that finds its target by spec, such as an Object whose
+ *   manifest names an existing object, has one without creating it);
+ * - created and confirmed gone: a pass of the deleting object looked and found none.
+ * It holds only for the same object and external name: one named later (adoption) needs a look.
+ */
+export function noExternalAfter(
+  known: NoExternal | undefined,
+  object: Pick<ObjectSnapshot, 'uid' | 'externalName' | 'hasFinalizer' | 'deleting'>,
+  newToWorkflow: boolean,
+  external: ExternalSnapshot | undefined,
+): NoExternal | undefined {
+  const { uid, externalName } = object;
+  const before = newToWorkflow
+    ? !object.hasFinalizer && externalName === undefined
+      ? { uid }
+      : undefined
+    : known?.uid === uid && known.externalName === externalName
+      ? known
+      : undefined;
+  if (!external || external.notObserved !== undefined || external.ownedByAnother !== undefined) return before;
+  if (external.resourceExists) return undefined;
+  return object.deleting ? { uid, ...(externalName !== undefined ? { externalName } : {}) } : before;
+}
+
+/**
+ * The conditions of a pass that failed with `message`: Synced says the error. A provider that
+ * does not answer (`unreachable`: FailureClass Unreachable) also makes a resource that is not
+ * being deleted Unavailable: nobody knows then what the provider holds. A deletion that fails
+ * (`deletionWaits`) says in Ready, reason Deleting, what it waits for.
+ */
+export function conditionsAfterFailure(
+  plan: Plan,
+  message: string,
+  { unreachable = false, deletionWaits = false }: { unreachable?: boolean; deletionWaits?: boolean } = {},
+): ConditionUpdate[] {
+  const ready = (c: ConditionUpdate): ConditionUpdate => {
+    if (c.type !== 'Ready') return c;
+    if (c.reason === ReadyReason.Deleting) return deletionWaits ? deleting(deletionBlockedBy(message)) : c;
+    return unreachable ? unavailable(message) : c;
+  };
+  return [...plan.conditions.filter((c) => c.type !== 'Synced').map(ready), reconcileError(message)];
 }
 
 function readinessCondition(external: ExternalSnapshot): ConditionUpdate {

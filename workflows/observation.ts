@@ -35,6 +35,12 @@ export interface ExternalSnapshot {
    * naming that owner, for the Synced and Ready conditions. Nothing else of it is observed.
    */
   ownedByAnother?: string;
+  /**
+   * Set when the provider was not asked at all, because deleting the object needs nothing of it
+   * (see releasableWithoutProvider): why, for the pass summary. Such a snapshot says only that
+   * there is nothing to delete; it tells nothing about what exists.
+   */
+  notObserved?: string;
 }
 
 /**
@@ -46,6 +52,16 @@ export interface ExternalSnapshot {
 export interface OwnedExternal {
   uid: string;
   externalName: string;
+}
+
+/**
+ * What the workflow knows for certain: the object with this uid has no external resource, as
+ * long as its external name stays this one (none at all for an object that was never created).
+ * Its deletion then needs no provider. See noExternalAfter for how the workflow learns it.
+ */
+export interface NoExternal {
+  uid: string;
+  externalName?: string;
 }
 
 /** What the resolver found, as descriptions only: resolved values never enter history. */

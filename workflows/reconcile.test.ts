@@ -10,7 +10,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
 import { World, newObject } from '../test/unit/world';
-import type { ReferenceObservation } from './observation';
+import type { NoExternal, PassObservation, ReferenceObservation } from './observation';
+import type { ReconcileActivities } from '../activities/reconcile';
+import { deletionBlockedBy, releasableWithoutProvider } from './decide';
 import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery, type ReconcileInput } from './api';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
@@ -90,6 +92,40 @@ async function wake(handle: Harness['handle'], world: World): Promise<void> {
   const o = world.object!;
   await handle.signal(resourceEventSignal, { type: 'MODIFIED', uid: o.uid, resourceVersion: String(o.resourceVersion), wake: true });
 }
+/**
+ * A world whose observe lets go of a deletion that needs no provider without asking it, as the
+ * real activity does (activities/reconcile.ts): the provider's error is then never seen.
+ */
+class ReleasingWorld extends World {
+  /** Passes released without the provider, and why. */
+  released: string[] = [];
+  /** Thrown by the next deleteExternal calls, in order. */
+  deleteFailures: Error[] = [];
+
+  override activities(): ReconcileActivities {
+    const activities = super.activities();
+    return {
+      ...activities,
+      deleteExternal: async (ref, uid) => {
+        const failure = this.deleteFailures.shift();
+        if (!failure) return activities.deleteExternal(ref, uid);
+        this.calls.push('deleteExternal');
+        throw failure;
+      },
+      observe: async (ref, atLeast, owned, noExternal?: NoExternal): Promise<PassObservation> => {
+        const seen = await activities.observe(ref, atLeast, owned);
+        if (!seen.found || seen.object.paused) return seen;
+        const why = releasableWithoutProvider(seen.object, noExternal);
+        if (!why) return seen;
+        this.released.push(why);
+        const { externalError: _notAsked, ...rest } = seen;
+        return { ...rest, external: { resourceExists: false, resourceUpToDate: false, notObserved: why } };
+      },
+    };
+  }
+}
+const brokenProviderConfig = { failureClass: 'MissingConfiguration' as const, message: 'cannot get ProviderConfig "gone": not found' };
+
 const lastPassDone = async (handle: Harness['handle']) => (await handle.query(stateQuery)).lastPass !== undefined;
 
 describe('reconcile workflow', () => {
@@ -526,5 +562,142 @@ describe('reconcile workflow', () => {
       expect(world.external.size).toBe(0);
       expect(world.object).toBeUndefined();
     });
+  });
+});
+
+describe('deletion that needs no provider, and deletion that waits for one', () => {
+  it('releases an object never created while its ProviderConfig is broken, without reaching the provider', async () => {
+    const world = new ReleasingWorld();
+    world.externalError = brokenProviderConfig; // from the start: nothing is ever created
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Synced')?.status === 'False', 'Synced=False naming the ProviderConfig');
+      expect(world.condition('Synced')?.message).toBe(brokenProviderConfig.message);
+      world.object!.deleting = true;
+      world.object!.resourceVersion += 1;
+      await signal();
+      await handle.result();
+      expect(world.released).toEqual(['no external resource was ever created for it']);
+      expect(world.object).toBeUndefined();
+      expect(world.count('createExternal') + world.count('deleteExternal')).toBe(0);
+    });
+  });
+
+  it('knows it across continue-as-new', async () => {
+    const world = new ReleasingWorld();
+    world.poll = { steadySeconds: 0.05, pendingSeconds: 0.05 };
+    world.externalError = { failureClass: 'Transient', message: 'cannot describe VPCs: HTTP 500' };
+    await withWorkflow(
+      world,
+      async ({ handle, signal }) => {
+        const firstRunId = (await handle.describe()).runId;
+        // The backoff would take minutes to spend the budget: wake-ups run passes at once.
+        for (let i = 0; (await handle.describe()).runId === firstRunId; i++) {
+          if (i > 200) throw new Error('no continue-as-new');
+          await wake(handle, world);
+          await sleep(50);
+        }
+        world.object!.deleting = true;
+        world.object!.resourceVersion += 1;
+        await signal();
+        await handle.result();
+        expect(world.released).toEqual(['no external resource was ever created for it']);
+        expect(world.object).toBeUndefined();
+      },
+      undefined,
+      40,
+    );
+  });
+
+  it('waits for the provider to delete what it created: Ready=False Deleting and Synced=False name the error; Orphan releases it at once', async () => {
+    const world = new ReleasingWorld();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2 };
+    await withWorkflow(
+      world,
+      async ({ handle, signal }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        world.externalError = brokenProviderConfig;
+        const o = world.object!;
+        o.deleting = true;
+        o.resourceVersion += 1;
+        await signal();
+        await eventually(() => world.condition('Ready')?.reason === 'Deleting', 'Ready=False Deleting');
+        expect(world.condition('Ready')).toMatchObject({ status: 'False', message: deletionBlockedBy(brokenProviderConfig.message) });
+        expect(world.condition('Synced')).toMatchObject({
+          status: 'False',
+          reason: 'ReconcileError',
+          message: brokenProviderConfig.message,
+        });
+        expect((await handle.query(stateQuery)).consecutiveFailures).toBeGreaterThanOrEqual(1);
+        expect(world.released).toEqual([]);
+
+        // The patch is a spec change: the watcher's signal starts a pass, which lets go at once.
+        o.deletionPolicy = 'Orphan';
+        o.generation += 1;
+        o.resourceVersion += 1;
+        await signal();
+        await handle.result();
+        expect(world.released).toEqual(['it orphans its external resource']);
+        expect(world.count('deleteExternal')).toBe(0);
+        expect(world.external.size).toBe(1);
+        expect(world.object).toBeUndefined();
+      },
+      'delete-waits-for-provider-then-orphan',
+    );
+  });
+
+  it('says in Ready what a failing delete call waits for, as a failing observe does', async () => {
+    const world = new ReleasingWorld();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2 };
+    const missingSecret = 'cannot read credentials of ProviderConfig team/aws: key "credentials" of Secret team/aws not found';
+    world.deleteFailures = [ApplicationFailure.nonRetryable(missingSecret, 'MissingConfiguration')];
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      const o = world.object!;
+      o.deleting = true;
+      o.resourceVersion += 1;
+      await signal();
+      await eventually(() => world.condition('Synced')?.status === 'False', 'Synced=False');
+      expect(world.condition('Ready')).toMatchObject({ status: 'False', reason: 'Deleting', message: deletionBlockedBy(missingSecret) });
+      expect(world.condition('Synced')?.message).toBe(missingSecret);
+      // Fixed, it deletes after the backoff.
+      await handle.result();
+      expect(world.count('deleteExternal')).toBe(2);
+      expect(world.external.size).toBe(0);
+    });
+  });
+
+  it('needs the provider for an object adopted by external name: it waits, and is not released', async () => {
+    const world = new ReleasingWorld();
+    world.poll = { steadySeconds: 60, pendingSeconds: 0.2 };
+    world.object = newObject('uid-1', { externalName: 'vpc-someone-made' });
+    world.externalError = brokenProviderConfig;
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Synced')?.status === 'False', 'Synced=False');
+      world.object!.deleting = true;
+      world.object!.resourceVersion += 1;
+      await signal();
+      await eventually(() => world.condition('Ready')?.reason === 'Deleting', 'Ready=False Deleting');
+      expect(world.released).toEqual([]);
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      expect(world.object?.finalizer).toBe(true);
+    });
+  });
+
+  it('a create the provider never answers: Ready=False Unavailable and Synced=False, both with the message', async () => {
+    const world = new World();
+    const unreachable = 'cannot create VPC: cannot reach EC2 in region us-east-1 at http://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1';
+    // Non-retryable here only to skip the retry policy's 15 s: the class is what counts.
+    world.createFailures = [ApplicationFailure.nonRetryable(unreachable, 'Unreachable')];
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Synced')?.status === 'False', 'Synced=False', 30_000);
+        expect(world.condition('Ready')).toMatchObject({ status: 'False', reason: 'Unavailable', message: unreachable });
+        // The pass ends (and its history is complete) once the search attributes say so.
+        await eventually(async () => (await handle.query(stateQuery)).ready === 'False', 'Ready=False in the state query');
+        expect(world.condition('Synced')).toMatchObject({ reason: 'ReconcileError', message: unreachable });
+      },
+      'create-unreachable',
+    );
   });
 });

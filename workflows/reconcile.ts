@@ -4,11 +4,21 @@
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ReconcileActivities } from '../activities/reconcile';
-import { conditionStatus, reconcileError, type ConditionUpdate } from '../apis/conditions';
+import { conditionStatus, type ConditionUpdate } from '../apis/conditions';
 import type { PollIntervals, ResourceRef } from '../runtime/managed-kind';
 import { OBJECT_GONE } from '../runtime/errors';
 import { reconcileNowUpdate, resourceEventSignal, stateQuery, type CarriedState, type PassSummary, type ReconcileInput } from './api';
-import { allows, backoffSeconds, decide, ownedExternalAfter, secondsUntilNextPass, type NextPass, type Plan, type Step } from './decide';
+import {
+  backoffSeconds,
+  conditionsAfterFailure,
+  decide,
+  deletesExternal,
+  noExternalAfter,
+  ownedExternalAfter,
+  secondsUntilNextPass,
+  type NextPass,
+  type Step,
+} from './decide';
 import type { EventNote } from '../activities/events';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { planWriteBack } from './status';
@@ -47,6 +57,16 @@ const QUICK_PROVIDER_CALLS = 'quick-provider-calls-as-local-activities';
 
 /** Orphaned objects are released without observing the provider (its config may be broken). */
 const RELEASE_ORPHANS_FIRST = 'release-orphans-first';
+
+/**
+ * A deletion whose provider fails (to connect, to observe, or to delete) shows Ready=False,
+ * reason Deleting, with the error and that deletionPolicy Orphan would release it, where Ready
+ * was left as it was, or said Deleting without a message.
+ */
+const DELETION_WAITS_FOR_PROVIDER = 'deletion-waits-for-provider';
+
+/** A step that fails because the provider does not answer (Unreachable) makes the resource Unavailable. */
+const UNREACHABLE_STEP_UNAVAILABLE = 'unreachable-step-unavailable';
 
 /** A workflow signalled during its final pass runs one more pass instead of ending. */
 const RECHECK_AFTER_LATE_SIGNAL = 'recheck-after-late-signal';
@@ -170,9 +190,16 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   state.knownResourceVersion = latestResourceVersion(state.knownResourceVersion, ...state.ownResourceVersions);
   const atLeast = state.knownResourceVersion;
   const owned = state.ownedExternal;
+  const noExternal = state.noExternal;
   const observation: PassObservation = await controlPlane.observe.executeWithOptions(
     { summary: `observe ${describe(ref)}` },
-    owned !== undefined ? [ref, atLeast, owned] : atLeast === undefined ? [ref] : [ref, atLeast],
+    noExternal !== undefined
+      ? [ref, atLeast, owned, noExternal]
+      : owned !== undefined
+        ? [ref, atLeast, owned]
+        : atLeast === undefined
+          ? [ref]
+          : [ref, atLeast],
   );
   state.passes += 1;
   const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [] };
@@ -184,6 +211,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   const { object, poll } = observation;
   summary.generation = object.generation;
   state.observedResourceVersion = object.resourceVersion;
+  state.noExternal = noExternalAfter(state.noExternal, object, state.uid !== object.uid, observation.external);
   if (state.uid !== object.uid) {
     // A new object under the same name: nothing learned about the old one applies.
     Object.assign(state, { uid: object.uid, consecutiveFailures: 0, lastEventMessage: undefined });
@@ -192,7 +220,9 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   state.ownedExternal = ownedExternalAfter(state.ownedExternal, object, observation.external);
   state.ownResourceVersions = []; // this pass's own writes are recorded as they happen
   const providerError = observation.externalError?.message;
-  const deleteExternal = object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
+  const deleteExternal = deletesExternal(object);
+  const notObserved = observation.external?.notObserved;
+  if (notObserved) summary.actions.push(`released without reaching the provider: ${notObserved}`);
   const plan = decide(object, observation.external, {
     providerError,
     // A class no history from before it can hold, so replays decide as they did.
@@ -201,6 +231,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     blockers: observation.blockers,
     // Only asked where the answer changes the decision, so other passes record no marker.
     releaseOrphansFirst: object.deleting && !deleteExternal && providerError !== undefined && wf.patched(RELEASE_ORPHANS_FIRST),
+    deletionWaitsForProvider: object.deleting && deleteExternal && providerError !== undefined && wf.patched(DELETION_WAITS_FOR_PROVIDER),
   });
   const deferredEvents = state.deferredEvents;
   state.deferredEvents = undefined;
@@ -209,6 +240,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   state.changedExternalInLastPass = false;
   let lateInitialized: Record<string, unknown> | undefined;
   let failure: string | undefined = plan.error;
+  let failureClass: string | undefined;
   try {
     for (const step of plan.steps) {
       if (step.kind === 'lateInitialize') lateInitialized = step.fields;
@@ -216,6 +248,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     }
   } catch (error) {
     failure = failureMessage(error);
+    failureClass = activityFailure(error)?.type ?? undefined;
     if (isObjectGone(error)) state.dirty = true; // the next pass sees it is gone and ends
   }
 
@@ -233,7 +266,14 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     return { summary, complete: true };
   }
 
-  const conditions: ConditionUpdate[] = failure === undefined ? plan.conditions : withError(plan, failure);
+  // Each asked only where the answer changes the conditions, so other passes record no marker.
+  const unreachable = failureClass === 'Unreachable' && !object.deleting && wf.patched(UNREACHABLE_STEP_UNAVAILABLE);
+  const deletionWaits =
+    failure !== undefined &&
+    plan.conditions.some((c) => c.type === 'Ready' && c.reason === 'Deleting') &&
+    wf.patched(DELETION_WAITS_FOR_PROVIDER);
+  const conditions: ConditionUpdate[] =
+    failure === undefined ? plan.conditions : conditionsAfterFailure(plan, failure, { unreachable, deletionWaits });
   if (failure !== undefined && failure !== state.lastEventMessage)
     events.push({ type: 'Warning', reason: 'ReconcileError', message: failure });
   state.lastEventMessage = failure;
@@ -323,6 +363,8 @@ async function runStep(
       const firstForObject =
         state.createRequestedFor === null || (state.createRequestedFor !== undefined && state.createRequestedFor !== uid);
       if (state.createRequestedFor !== undefined) state.createRequestedFor = uid;
+      // Whatever the create does, it may leave an external resource: its deletion needs the provider.
+      state.noExternal = undefined;
       const calls = providerCalls();
       // A local activity cut short by a worker crash starts over at attempt 1 on the next
       // worker, so its attempt number cannot tell a first try: it always searches.
@@ -368,10 +410,6 @@ function recordConditionsInSearchAttributes(state: CarriedState, conditions: Par
   ]);
   state.ready = ready;
   state.synced = synced;
-}
-
-function withError(plan: Plan, message: string): ConditionUpdate[] {
-  return [...plan.conditions.filter((c) => c.type !== 'Synced'), reconcileError(message)];
 }
 
 /**

@@ -4,6 +4,7 @@
 // every validation and stores nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,14 +22,27 @@ beforeAll(async () => {
   await runKubectl(['wait', '--for=condition=Established', '--timeout=60s', ...crds.map((c) => `crd/${c.metadata.name}`)]);
 });
 
+type Manifest = { apiVersion?: string; kind?: string; metadata?: Record<string, unknown>; [field: string]: unknown };
+
 const dryRun = (manifest: object) => runKubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(manifest));
+/** An update as written, fields left out included (apply would keep what it never set). */
+const dryRunReplace = (manifest: object) => runKubectl(['replace', '--dry-run=server', '-f', '-'], JSON.stringify(manifest));
 
 const object = (apiVersion: string, spec: Record<string, unknown>) => ({
   apiVersion,
   kind: 'Object',
   metadata: { name: 'admission-check' },
-  spec: { forProvider: { manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default' } } }, ...spec },
+  spec: { forProvider: { manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default' } } as Manifest }, ...spec },
 });
+
+const M_GROUP = 'kubernetes.m.crossplane.io/v1alpha1';
+const suffix = randomBytes(3).toString('hex');
+
+/** An Object of either group: the namespaced one in namespace default. */
+const inGroup = (apiVersion: string, spec: Record<string, unknown>, name = 'admission-check') => {
+  const found = object(apiVersion, spec);
+  return { ...found, metadata: apiVersion === M_GROUP ? { name, namespace: 'default' } : { name } };
+};
 
 describe('Object admission', () => {
   it("admits seed 002's examples as written", async () => {
@@ -68,6 +82,84 @@ describe('Object admission', () => {
       kind: 'Object',
       name: 'other',
     });
+  });
+
+  it('refuses a connection detail without a fieldPath, and one ending in an index without a Secret key, in both groups', async () => {
+    const detail = { apiVersion: 'v1', kind: 'Secret', name: 's', namespace: 'default' };
+    for (const apiVersion of ['kubernetes.crossplane.io/v1alpha1', 'kubernetes.crossplane.io/v1alpha2', M_GROUP]) {
+      const withDetails = (...connectionDetails: object[]) => inGroup(apiVersion, { connectionDetails });
+      await expect(dryRun(withDetails({ ...detail, toConnectionSecretKey: 'password' }))).rejects.toThrow(
+        /connectionDetails\[0\]\.fieldPath: Required value/,
+      );
+      await expect(dryRun(withDetails({ ...detail, fieldPath: '' }))).rejects.toThrow(/connectionDetails\[0\]\.fieldPath: Invalid value/);
+      await expect(dryRun(withDetails({ ...detail, fieldPath: 'spec.ports[0]' }))).rejects.toThrow(
+        /toConnectionSecretKey is required when fieldPath ends in an index/,
+      );
+      // A key in brackets names a Secret key; an index with toConnectionSecretKey is fine.
+      await dryRun(
+        withDetails({ ...detail, fieldPath: 'data[tls.crt]' }, { ...detail, fieldPath: 'spec.ports[0]', toConnectionSecretKey: 'port' }),
+      );
+    }
+  });
+
+  it('refuses DeriveFromCelQuery without a celQuery, in both groups', async () => {
+    for (const apiVersion of ['kubernetes.crossplane.io/v1alpha2', M_GROUP]) {
+      await expect(dryRun(inGroup(apiVersion, { readiness: { policy: 'DeriveFromCelQuery' } }))).rejects.toThrow(
+        /celQuery must be set if policy is DeriveFromCelQuery/,
+      );
+      await expect(dryRun(inGroup(apiVersion, { readiness: { policy: 'DeriveFromCelQuery', celQuery: '' } }))).rejects.toThrow(
+        /celQuery must be set if policy is DeriveFromCelQuery/,
+      );
+    }
+  });
+
+  it('refuses a change of the manifest’s apiVersion, kind, name or namespace, in both groups, and takes any other change', async () => {
+    for (const apiVersion of ['kubernetes.crossplane.io/v1alpha2', M_GROUP]) {
+      const stored = inGroup(apiVersion, {}, `rename-${apiVersion.split('.')[1]}-${suffix}`);
+      stored.spec.forProvider.manifest = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'target', namespace: 'default' } };
+      await runKubectl(['create', '-f', '-'], JSON.stringify(stored));
+      try {
+        const changed = (manifest: Record<string, unknown>) =>
+          dryRunReplace({ ...stored, spec: { ...stored.spec, forProvider: { manifest } } });
+        const refusal = (field: string) =>
+          new RegExp(`spec.forProvider.manifest.${field} cannot be changed: .*left behind, unmanaged; delete and recreate the Object`);
+        const metadata = { name: 'target', namespace: 'default' };
+        await expect(changed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...metadata, name: 'other' } })).rejects.toThrow(
+          refusal('metadata.name'),
+        );
+        await expect(changed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...metadata, namespace: 'other' } })).rejects.toThrow(
+          refusal('metadata.namespace'),
+        );
+        await expect(changed({ apiVersion: 'v1', kind: 'Secret', metadata })).rejects.toThrow(refusal('kind'));
+        await expect(changed({ apiVersion: 'example.com/v1', kind: 'ConfigMap', metadata })).rejects.toThrow(refusal('apiVersion'));
+        // Removing the name (or namespace) names another object: the Object's own name (or default).
+        await expect(changed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'default' } })).rejects.toThrow(
+          refusal('metadata.name'),
+        );
+        await expect(changed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'target' } })).rejects.toThrow(
+          refusal('metadata.namespace'),
+        );
+        await expect(changed({ apiVersion: 'v1', kind: 'ConfigMap' })).rejects.toThrow(refusal('metadata.name'));
+        // Anything else may change: data, labels, annotations.
+        await changed({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...metadata, labels: { a: 'b' } }, data: { k: 'v' } });
+      } finally {
+        await runKubectl(['delete', '-f', '-', '--wait=false'], JSON.stringify(stored));
+      }
+    }
+  });
+
+  it('takes a name added where none was, as a reference fills it in before the target is made', async () => {
+    const stored = inGroup('kubernetes.crossplane.io/v1alpha2', {}, `unnamed-${suffix}`);
+    await runKubectl(['create', '-f', '-'], JSON.stringify(stored));
+    try {
+      const manifest = stored.spec.forProvider.manifest;
+      await dryRunReplace({
+        ...stored,
+        spec: { forProvider: { manifest: { ...manifest, metadata: { ...manifest.metadata, name: 'from-a-reference' } } } },
+      });
+    } finally {
+      await runKubectl(['delete', '-f', '-', '--wait=false'], JSON.stringify(stored));
+    }
   });
 
   it('refuses a ProviderConfig source Chronoplane cannot use, and a Secret source without its Secret', async () => {

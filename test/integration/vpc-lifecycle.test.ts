@@ -144,7 +144,9 @@ describe('VPC lifecycle', () => {
   });
 
   it('rejects a malformed CIDR at admission', async () => {
-    await expect(plane.apply(vpcManifest('malformed', { cidrBlock: 'ten.0.0.0/16' }))).rejects.toThrow('cidrBlock must be an IPv4 CIDR');
+    await expect(plane.apply(vpcManifest('malformed', { cidrBlock: 'ten.0.0.0/16' }))).rejects.toThrow(
+      'cidrBlock must be an IPv4 network in canonical CIDR notation',
+    );
   });
 
   it('deletes the external VPC before it releases the object', async () => {

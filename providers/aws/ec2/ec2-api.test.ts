@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ClassifiedError } from '../../../runtime/errors';
 import type { ManagedResource } from '../../../runtime/managed-resource';
 import { UID_TAG } from '../tags';
-import { ABSENT, Ec2Api, isNotFound, present, requiredId, sweptByUid, withExternalNames } from './ec2-api';
+import { ABSENT, Ec2Api, finishCreate, isNotFound, present, requiredId, sweptByUid, withExternalNames } from './ec2-api';
 
 const ec2 = new Ec2Api({} as EC2Client, { region: 'us-east-1' });
 const awsError = (name: string) =>
@@ -165,6 +165,22 @@ describe('Ec2Api when the endpoint does not answer as EC2', () => {
     await expect(local.find('cannot describe VPCs', () => Promise.reject(html))).rejects.toMatchObject({
       failureClass: 'Transient',
       message: expect.stringContaining('cannot reach EC2 in region us-east-1 at http://127.0.0.1:5000'),
+    });
+  });
+});
+
+describe('finishCreate', () => {
+  it('reports what the steps after the create did', async () => {
+    await expect(finishCreate(async () => ['attached to VPC vpc-1'])).resolves.toEqual({ done: ['attached to VPC vpc-1'], complete: true });
+  });
+
+  it('turns a failed step into a note, so the create still returns the resource it made', async () => {
+    const step = () => ec2.call('cannot attach internet gateway igw-1 to VPC vpc-9', failing('InvalidVpcID.NotFound'));
+    await expect(finishCreate(async () => [await step()])).resolves.toEqual({
+      done: [
+        'left for an update: cannot attach internet gateway igw-1 to VPC vpc-9: InvalidVpcID.NotFound: InvalidVpcID.NotFound happened',
+      ],
+      complete: false,
     });
   });
 });

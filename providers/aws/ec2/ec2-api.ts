@@ -13,7 +13,14 @@ import {
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '../../../apis/annotations';
 import { ClassifiedError } from '../../../runtime/errors';
-import type { Connector, ExternalClient, ExternalObservation, Readiness, SweptObservation } from '../../../runtime/external-client';
+import type {
+  ConnectContext,
+  Connector,
+  ExternalClient,
+  ExternalObservation,
+  Readiness,
+  SweptObservation,
+} from '../../../runtime/external-client';
 import type { ManagedResource } from '../../../runtime/managed-resource';
 import { describeAlternatives } from '../../../runtime/references/declaration';
 import { ec2ClientFor } from '../ec2-client';
@@ -130,6 +137,30 @@ export class Ec2Api {
   }
 }
 
+/** What the calls after a create's first one did: what each did, and whether all of them did it. */
+export interface CreateFinish {
+  done: string[];
+  complete: boolean;
+}
+
+/**
+ * Runs what a create does after the call that made the resource: attach it, set an attribute
+ * the create call cannot take. The resource exists by then, and only the external name that
+ * create returns records it: a create that failed here would leave the resource at EC2 with no
+ * object that knows it, and deleting the object would leave it there. So a failure here does
+ * not fail the create: it goes into the summary, the name is recorded, and the pass that follows
+ * at once observes what is missing and runs the kind's update, which makes the same calls and
+ * reports their error (Synced=False) as any update does. The kind's update must therefore redo
+ * every step it runs here.
+ */
+export async function finishCreate(steps: () => Promise<string[]>): Promise<CreateFinish> {
+  try {
+    return { done: await steps(), complete: true };
+  } catch (error) {
+    return { done: [`left for an update: ${(error as Error)?.message ?? String(error)}`], complete: false };
+  }
+}
+
 /** EC2's codes for "no such resource": InvalidVpcID.NotFound, InvalidGroup.NotFound, NatGatewayNotFound … */
 export function isNotFound(error: unknown): boolean {
   return errorCode(error)?.endsWith('NotFound') ?? false;
@@ -230,12 +261,14 @@ function isUnreadableAnswer(error: unknown): boolean {
 const shortMessage = (error: unknown) => ((error as Error)?.message ?? String(error)).split('\n')[0]!.slice(0, 200);
 
 /** The connector of an EC2 kind: an authenticated client for the region in forProvider. */
-export function ec2Connector<F extends { region: string }, A>(make: (api: Ec2Api) => ExternalClient<F, A>): Connector<F, A> {
+export function ec2Connector<F extends { region: string }, A>(
+  make: (api: Ec2Api, context: ConnectContext) => ExternalClient<F, A>,
+): Connector<F, A> {
   return {
     async connect(mr, context) {
       const { region } = mr.spec.forProvider;
       const { client, endpoint } = await ec2ClientFor(region, mr, context);
-      return make(new Ec2Api(client, { region, endpoint }));
+      return make(new Ec2Api(client, { region, endpoint }), context);
     },
   };
 }

@@ -1,7 +1,7 @@
 // What every EC2 kind's API shares (its group and version, and schema fields), so that their
 // rules and descriptions are written once.
 import { Type } from '@sinclair/typebox';
-import { Doc, DocString, StringMap, immutable, withRules } from '../../../apis/schema';
+import { Doc, DocString, StringMap, immutable, withRules, type CelRule } from '../../../apis/schema';
 import type { KindApi } from '../../../runtime/managed-kind';
 import { AWS_TAG_LIMITS } from '../tags';
 
@@ -20,6 +20,9 @@ export const REGION_PATTERN = '^[a-z]{2}(-[a-z]+)+-[0-9]+$';
 export const Region = (what: string) =>
   immutable(DocString(`The AWS region of the ${what}, such as us-east-1.`, { pattern: REGION_PATTERN, maxLength: 32 }), 'region');
 
+/** RE2 (the regex dialect of CEL's matches), escaped for a CEL string: any C0 or C1 control character, or DEL. */
+const CONTROL_CHARACTER = '[\\\\x00-\\\\x1f\\\\x7f-\\\\x9f]';
+
 /** Tags as a map, as seed 001 asks; the system tags Chronoplane adds are reserved. */
 export const Tags = (what: string) =>
   Type.Optional(
@@ -32,8 +35,26 @@ export const Tags = (what: string) =>
         rule: "self.all(k, !k.startsWith('crossplane-') && !k.startsWith('aws:') && k != 'chronoplane.io/uid')",
         message: 'tag keys starting with crossplane- or aws:, and chronoplane.io/uid, are reserved',
       },
+      // EC2 takes letters, digits, spaces and _.:/=+-@ in tags; a control character (a NUL, a
+      // newline) is never meant, and what EC2 or a reader of its tags makes of one is unsafe to guess.
+      {
+        rule: `self.all(k, !k.matches('${CONTROL_CHARACTER}') && !self[k].matches('${CONTROL_CHARACTER}'))`,
+        message: 'tags: keys and values may not contain control characters (such as NUL, tab or newline)',
+      },
     ),
   );
+
+/**
+ * A network in canonical CIDR notation: the family asked for, and no host bits set
+ * (10.0.0.0/16, not 10.0.0.1/16), so what is sent is what EC2 reports back. The one rule every
+ * EC2 kind's CIDR field uses.
+ */
+export function cidrNetworkRule(field: string, family: 4 | 6, example: string): CelRule {
+  return {
+    rule: `isCIDR(self) && cidr(self).ip().family() == ${family} && string(cidr(self).masked()) == self`,
+    message: `${field} must be an IPv${family} network in canonical CIDR notation (host bits zero), such as ${example}`,
+  };
+}
 
 /** An EC2 id field that can be set only at creation (most of them: vpcId, subnetId …). */
 export const ImmutableId = (field: string, description: string) => Type.Optional(immutable(DocString(description), field));

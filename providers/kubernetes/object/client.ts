@@ -72,13 +72,23 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
       if (mr.metadata.deletionTimestamp) this.release(key, mr, desired);
       return { resourceExists: false, resourceUpToDate: false };
     }
+    // Being deleted, only existence matters: nothing is updated or published any more, so a
+    // manifest the target refuses or a connection detail that names nothing cannot hold up
+    // the delete (and leave the target behind once someone removes the finalizer by hand).
+    // (The observed target stays in the answer: its in-use finalizer is taken off before the delete.)
+    const observation = this.observationOf(mr, live);
+    if (mr.metadata.deletionTimestamp) return { ...observation.observed, resourceUpToDate: true };
+    // A readiness policy that can never be evaluated is a mistake in the spec: the pass fails,
+    // and backs off, until the spec changes. (A create still reports it as Unavailable: the
+    // target was made, and its next observe says why it cannot be Ready.)
+    if (observation.invalidSpec) throw new ClassifiedError('InvalidInput', observation.readinessMessage!);
     const mayUpdate = managementPoliciesOf(mr.spec).some((action) => action === '*' || action === 'Update');
     // Only an Object that may update its target asks the dry run: an Observe-only Object never
     // sends a write, not even a dry one, and needs no permission to patch.
     const upToDate = mayUpdate ? await this.remote.isUpToDate(mr, desired, live) : true;
     const spec = mr.spec as ObjectOnlySpec;
     return {
-      ...this.observationOf(mr, live),
+      ...observation.observed,
       resourceUpToDate: upToDate,
       diff: upToDate ? undefined : `${describeTarget(key)} differs from the manifest`,
       connectionDetails: await connectionDetailsOf(spec.connectionDetails, desired, (ref) => this.remote.read(mr, this.keyOf(ref))),
@@ -93,7 +103,7 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
       externalName: applied.metadata!.name!,
       summary: `created ${describeTarget(this.keyOf(desired))} by server-side apply`,
       // The apply's answer is the object as it is now, unless connection details need other reads.
-      observation: spec.connectionDetails?.length ? undefined : { ...this.observationOf(mr, applied), resourceUpToDate: true },
+      observation: spec.connectionDetails?.length ? undefined : { ...this.observationOf(mr, applied).observed, resourceUpToDate: true },
     };
   }
 
@@ -168,11 +178,15 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
     return this.remote.keyOf(target);
   }
 
-  private observationOf(mr: ObjectResource, live: KubernetesObject): Omit<Observation, 'resourceUpToDate'> {
+  private observationOf(
+    mr: ObjectResource,
+    live: KubernetesObject,
+  ): { observed: Omit<Observation, 'resourceUpToDate'>; invalidSpec?: true; readinessMessage?: string } {
     // Readiness looks at the object itself (a CEL query may read anything in it); status shows
     // the sanitized copy.
-    const readiness = readinessOf((mr.spec as ObjectOnlySpec).readiness, live as Record<string, unknown>);
-    return { resourceExists: true, ...readiness, atProvider: { manifest: observedManifest(live) } };
+    const { invalidSpec, ...readiness } = readinessOf((mr.spec as ObjectOnlySpec).readiness, live as Record<string, unknown>);
+    const observed = { resourceExists: true, ...readiness, atProvider: { manifest: observedManifest(live) } };
+    return { observed, invalidSpec, readinessMessage: readiness.readinessMessage };
   }
 
   /** The Object and its target have parted: stop following what it read and forget what we knew. */

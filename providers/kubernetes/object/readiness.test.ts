@@ -55,6 +55,23 @@ describe('readinessOf', () => {
       expect(query('').readinessMessage).toBe('readiness.celQuery must be set when the policy is DeriveFromCelQuery');
     });
 
+    it('marks a query that is wrong whatever the object holds as a spec error, and one that waits on the object as not', () => {
+      const spec = (celQuery: string) => query(celQuery).invalidSpec;
+      expect(query('object.status.(')).toEqual({
+        readiness: 'Unavailable',
+        readinessMessage: 'readiness.celQuery does not compile: Expected IDENTIFIER, got LPAREN',
+        invalidSpec: true,
+      });
+      // Upstream's environment has `object` only.
+      expect(query('self.status.readyReplicas == 3').readinessMessage).toBe('readiness.celQuery does not compile: Unknown variable: self');
+      expect(query("1 + 'a' == 2").readinessMessage).toMatch(/^readiness.celQuery does not compile: no such overload/);
+      expect(query('1 + 2').readinessMessage).toBe('readiness.celQuery does not compile: it returns int, not bool');
+      expect(spec('object.spec.replicas')).toBe(true);
+      expect(spec('object.status.missing == 1')).toBeUndefined();
+      expect(spec('object.status.readyReplicas > 3')).toBeUndefined();
+      expect(spec('object.status.readyReplicas == 3')).toBeUndefined();
+    });
+
     it('lets a query guard a field that may be missing with has()', () => {
       expect(query('has(object.status.missing) && object.status.missing == 1').readiness).toBe('Unavailable');
     });

@@ -1,9 +1,12 @@
 // When an Object is Ready: provider-kubernetes' readiness policies, over the target object as
 // last observed. SuccessfulCreate (the default) once it exists; DeriveFromObject from its own
 // Ready condition; AllTrue when it has conditions and all are True; DeriveFromCelQuery when a
-// CEL expression over `object` holds. A query that does not compile or cannot be evaluated
-// leaves the Object unavailable with CEL's message, as upstream does, rather than failing the pass.
-import { parse } from '@marcbachmann/cel-js';
+// CEL expression over `object` holds. A query that cannot be evaluated on this object (a field
+// it reads is not there yet) leaves the Object unavailable with CEL's message, as upstream does:
+// the object may yet change. A query that is wrong whatever the object holds (it does not
+// compile, names a variable other than `object`, or gives no bool) is a mistake in the spec:
+// the verdict says so (invalidSpec), so that the pass fails and backs off until the spec changes.
+import { Environment } from '@marcbachmann/cel-js';
 import type { Readiness } from '../../../runtime/external-client';
 
 export interface ReadinessSpec {
@@ -14,6 +17,8 @@ export interface ReadinessSpec {
 export interface ReadinessVerdict {
   readiness: Readiness;
   readinessMessage?: string;
+  /** The policy can never be evaluated as written; readinessMessage says why. */
+  invalidSpec?: true;
 }
 
 interface Condition {
@@ -49,22 +54,26 @@ function conditionsOf(live: Record<string, unknown>): Condition[] {
 
 const unavailable = (readinessMessage: string): ReadinessVerdict => ({ readiness: 'Unavailable', readinessMessage });
 
-type Program = ReturnType<typeof parse>;
+const invalid = (readinessMessage: string): ReadinessVerdict => ({ readiness: 'Unavailable', readinessMessage, invalidSpec: true });
+
+/** Upstream's environment: `object` is the only variable, of any type. */
+const environment = new Environment({ unlistedVariablesAreDyn: false }).registerVariable('object', 'dyn');
+type Program = ReturnType<Environment['parse']>;
 /** Compiled queries by text: thousands of Objects usually share a handful of queries. */
 const programs = new Map<string, Program | Error>();
 const MAX_PROGRAMS = 1_000;
 
 function celVerdict(query: string, live: Record<string, unknown>): ReadinessVerdict {
-  if (query.trim() === '') return unavailable('readiness.celQuery must be set when the policy is DeriveFromCelQuery');
+  if (query.trim() === '') return invalid('readiness.celQuery must be set when the policy is DeriveFromCelQuery');
   const program = compiled(query);
-  if (program instanceof Error) return unavailable(`readiness.celQuery does not compile: ${firstLine(program)}`);
+  if (program instanceof Error) return invalid(`readiness.celQuery does not compile: ${firstLine(program)}`);
   let value: unknown;
   try {
     value = program({ object: live });
   } catch (error) {
     return unavailable(`readiness.celQuery cannot be evaluated: ${firstLine(error)}`);
   }
-  if (typeof value !== 'boolean') return unavailable(`readiness.celQuery must return a bool, but returned ${String(value)}`);
+  if (typeof value !== 'boolean') return invalid(`readiness.celQuery must return a bool, but returned ${String(value)}`);
   return value ? AVAILABLE : unavailable(`readiness.celQuery is false: ${query}`);
 }
 
@@ -72,7 +81,12 @@ function compiled(query: string): Program | Error {
   let program = programs.get(query);
   if (program === undefined) {
     try {
-      program = parse(query);
+      program = environment.parse(query);
+      // Type checking finds what parsing cannot: an unknown variable, `1 + 'a'`, a query whose
+      // type is known not to be bool. `object` is dyn, so most queries are checked at run time.
+      const { valid, type, error } = program.check();
+      if (!valid) program = error ?? new Error('the query does not type-check');
+      else if (type !== 'bool' && type !== 'dyn') program = new Error(`it returns ${type}, not bool`);
     } catch (error) {
       program = error instanceof Error ? error : new Error(String(error));
     }

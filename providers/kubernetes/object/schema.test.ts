@@ -55,6 +55,31 @@ describe('the Object API', () => {
     expect(manifest).toMatchObject({ 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true });
   });
 
+  it('has the API server refuse a change of what names the target, with a message that says to recreate the Object', () => {
+    const manifest = schemaAt(specSchema(objectCrd()), ['forProvider', 'manifest']);
+    const rules = manifest['x-kubernetes-validations'] as { rule: string; message: string }[];
+    expect(rules.map((r) => r.rule)).toEqual([
+      'self.apiVersion == oldSelf.apiVersion',
+      'self.kind == oldSelf.kind',
+      '!has(oldSelf.metadata) || !has(oldSelf.metadata.name) || ' +
+        '(has(self.metadata) && has(self.metadata.name) && self.metadata.name == oldSelf.metadata.name)',
+      '!has(oldSelf.metadata) || !has(oldSelf.metadata.__namespace__) || ' +
+        '(has(self.metadata) && has(self.metadata.__namespace__) && self.metadata.__namespace__ == oldSelf.metadata.__namespace__)',
+    ]);
+    for (const rule of rules) expect(rule.message).toMatch(/cannot be changed: .*left behind, unmanaged; delete and recreate the Object/);
+    // CEL sees an embedded resource's metadata as name and generateName only, unless all three are declared.
+    expect(Object.keys(schemaAt(manifest, ['metadata']).properties as object).sort()).toEqual(['generateName', 'name', 'namespace']);
+    expect(schemaAt(manifest, ['metadata'])).toMatchObject({ 'x-kubernetes-preserve-unknown-fields': true });
+  });
+
+  it('requires each connection detail to name its field, and a Secret key where the field is a list item', () => {
+    const detail = schemaAt(specSchema(objectCrd()), ['connectionDetails', '[]']);
+    expect(detail.required).toEqual(['fieldPath']);
+    expect(detail['x-kubernetes-validations']).toEqual([
+      expect.objectContaining({ rule: "has(self.toConnectionSecretKey) || !self.fieldPath.matches('\\\\[[0-9]+\\\\]$')" }),
+    ]);
+  });
+
   it('lets an object use one policy form only, and gives neither a default that would collide with the other', () => {
     const spec = specSchema(objectCrd());
     expect(spec['x-kubernetes-validations']).toContainEqual({

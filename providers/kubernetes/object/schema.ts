@@ -40,8 +40,64 @@ const Manifest = (description: string) =>
 /** Where patchesFrom's toFieldPath counts from on an Object: the manifest, as upstream's. */
 export const OBJECT_PATCH_ROOT = 'spec.forProvider.manifest';
 
+/**
+ * A manifest's apiVersion, kind, metadata.name and metadata.namespace say which object in the
+ * target cluster it is: another value would be another object, and the one already there would
+ * be left behind, unmanaged. The API server refuses such a change, as for a
+ * KubernetesApplicationResource's template. Removing metadata.name (or namespace) is a change
+ * too, even when the default it falls back to (the Object's own name and namespace, or
+ * `default`) is the same: that default cannot be seen from the spec, where these rules live.
+ * Adding one where none was is allowed: that is how a reference (seed 002's fromObject into
+ * metadata.name) or a composition fills it in before the target is made. The price: a name
+ * added by hand after the target was made still leaves the first one behind; telling the two
+ * apart needs the external-name annotation, which only a rule at the root could read.
+ */
+const fixedInTarget = (field: string, rule: string): CelRule => ({
+  rule,
+  message:
+    `spec.forProvider.manifest.${field} cannot be changed: it names the object in the target cluster, and the one already ` +
+    'there would be left behind, unmanaged; delete and recreate the Object to change it',
+});
+/** Once set, kept as it is, as `field` of metadata (`__namespace__` is how CEL spells namespace). */
+const keptOnceSet = (field: string) =>
+  `!has(oldSelf.metadata) || !has(oldSelf.metadata.${field}) || ` +
+  `(has(self.metadata) && has(self.metadata.${field}) && self.metadata.${field} == oldSelf.metadata.${field})`;
+
+/**
+ * The manifest of a spec: the fields that name the target are declared (with the bounds
+ * Kubernetes has for them), so that CEL can compare them; an embedded resource's metadata is
+ * otherwise only name and generateName to CEL. Everything else is kept as written.
+ */
+export const SpecManifest = (description: string) =>
+  withRules(
+    Type.Object(
+      {
+        apiVersion: DocString('API version of the object, such as apps/v1.', { maxLength: 317 }),
+        kind: DocString('Kind of the object, such as Deployment.', { maxLength: 63 }),
+        metadata: Type.Optional(
+          Type.Object(
+            {
+              name: Type.Optional(DocString('Name of the object.', { maxLength: 253 })),
+              generateName: Type.Optional(DocString('Prefix of a generated name.', { maxLength: 253 })),
+              namespace: Type.Optional(DocString('Namespace of the object.', { maxLength: 63 })),
+            },
+            {
+              description: 'Object metadata; labels, annotations and the rest are kept as written.',
+              'x-kubernetes-preserve-unknown-fields': true,
+            },
+          ),
+        ),
+      },
+      { description, 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+    ),
+    fixedInTarget('apiVersion', 'self.apiVersion == oldSelf.apiVersion'),
+    fixedInTarget('kind', 'self.kind == oldSelf.kind'),
+    fixedInTarget('metadata.name', keptOnceSet('name')),
+    fixedInTarget('metadata.namespace', keptOnceSet('__namespace__')),
+  );
+
 export const ObjectParameters = Doc('The object to manage.', {
-  manifest: Manifest('The object to manage in the target cluster; metadata.name defaults to the Object\u2019s name.'),
+  manifest: SpecManifest('The object to manage in the target cluster; metadata.name defaults to the Object\u2019s name.'),
 });
 export type ObjectParameters = { manifest: KubernetesManifest };
 
@@ -115,16 +171,24 @@ export const Readiness = withRules(
   },
 );
 
-export const ConnectionDetail = Doc('A field of an object in the target cluster to publish in the connection Secret.', {
-  apiVersion: Type.Optional(DocString('API version of the object.')),
-  kind: Type.Optional(DocString('Kind of the object.')),
-  name: Type.Optional(DocString('Name of the object.')),
-  namespace: Type.Optional(DocString('Namespace of the object.')),
-  fieldPath: Type.Optional(DocString('The field to publish, such as data.password or spec.clusterIP.')),
-  uid: Type.Optional(DocString('UID of the object (accepted as in a Kubernetes ObjectReference; not used).')),
-  resourceVersion: Type.Optional(DocString('Accepted as in a Kubernetes ObjectReference; not used.')),
-  toConnectionSecretKey: Type.Optional(DocString('The key in the connection Secret; defaults to the last element of fieldPath.')),
-});
+export const ConnectionDetail = withRules(
+  Doc('A field of an object in the target cluster to publish in the connection Secret.', {
+    apiVersion: Type.Optional(DocString('API version of the object.')),
+    kind: Type.Optional(DocString('Kind of the object.')),
+    name: Type.Optional(DocString('Name of the object.')),
+    namespace: Type.Optional(DocString('Namespace of the object.')),
+    // Optional in upstream's CRD, yet without it there is nothing to publish: refused here rather
+    // than failing every pass of an Object that could then never be deleted.
+    fieldPath: DocString('The field to publish, such as data.password or spec.clusterIP.', { minLength: 1, maxLength: 1024 }),
+    uid: Type.Optional(DocString('UID of the object (accepted as in a Kubernetes ObjectReference; not used).')),
+    resourceVersion: Type.Optional(DocString('Accepted as in a Kubernetes ObjectReference; not used.')),
+    toConnectionSecretKey: Type.Optional(DocString('The key in the connection Secret; defaults to the last element of fieldPath.')),
+  }),
+  {
+    rule: "has(self.toConnectionSecretKey) || !self.fieldPath.matches('\\\\[[0-9]+\\\\]$')",
+    message: 'toConnectionSecretKey is required when fieldPath ends in an index, which names no Secret key',
+  },
+);
 
 export const ConnectionSecretReference = Doc('Where to write the connection details Secret.', {
   name: DocString('Name of the Secret.', { minLength: 1 }),

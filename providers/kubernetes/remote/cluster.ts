@@ -3,15 +3,17 @@
 // Reads come from one shared watch per cluster and kind (target-watches.ts), which also wakes
 // the resource when what it read changes; writes are server-side applies with the resource's
 // own field manager, forced for the fields it names, so it never fights other controllers over
-// fields it does not name; drift is decided without writing (up-to-date.ts); every call is
+// fields it does not name, and strict, so a field the target does not know fails the apply
+// (strict-apply.ts) instead of vanishing; drift is decided without writing (up-to-date.ts); every call is
 // bounded and classified (calls.ts). Clients, watches and drift verdicts are per worker, so
 // all kinds on one cluster share them.
-import { PatchStrategy, type KubeConfig, type KubernetesObject, type KubernetesObjectApi } from '@kubernetes/client-node';
+import { type KubeConfig, type KubernetesObject, type KubernetesObjectApi } from '@kubernetes/client-node';
 import { createLogger } from '../../../runtime/logger';
 import type { ManagedResource } from '../../../runtime/managed-resource';
 import type { ClusterConnection } from '../cluster-connection';
-import { DiscoveringObjectApi, TargetWatches, type TargetKey } from '../target-watches';
+import { TargetWatches, type TargetKey } from '../target-watches';
 import { TargetCalls } from './calls';
+import { StrictApplyObjectApi } from './strict-apply';
 import { describeTarget, fieldManagerOf, targetKeyOf, type DesiredObject } from './target';
 import { UpToDateCheck } from './up-to-date';
 
@@ -27,17 +29,17 @@ const watches = new TargetWatches((what, error, retryIn) =>
 const upToDateCheck = new UpToDateCheck();
 // One client per cluster: it caches discovery (which resource serves a kind), which a client
 // per pass would ask the target again for every call.
-const clients = new Map<string, DiscoveringObjectApi>();
+const clients = new Map<string, StrictApplyObjectApi>();
 
-function clientFor(connection: ClusterConnection): DiscoveringObjectApi {
+function clientFor(connection: ClusterConnection): StrictApplyObjectApi {
   let client = clients.get(connection.key);
-  if (!client) clients.set(connection.key, (client = DiscoveringObjectApi.forConfig(connection.kubeConfig)));
+  if (!client) clients.set(connection.key, (client = StrictApplyObjectApi.forConfig(connection.kubeConfig)));
   return client;
 }
 
 export class RemoteCluster {
   private readonly kubeConfig: KubeConfig;
-  private readonly api: DiscoveringObjectApi;
+  private readonly api: StrictApplyObjectApi;
   private readonly calls: TargetCalls;
 
   /** `where` names the cluster in error messages: `target cluster (ProviderConfig "remote-1")`. */
@@ -172,9 +174,7 @@ export class RemoteCluster {
 
   private serverSideApply(owner: Owner, desired: DesiredObject, dryRun?: 'All', force = true): Promise<KubernetesObject> {
     const what = `${dryRun ? 'dry-run ' : ''}apply ${describeTarget(this.keyOf(desired))} of ${desired.apiVersion}`;
-    return this.calls.run(what, () =>
-      this.api.patch(desired, undefined, dryRun, fieldManagerOf(owner.metadata), force, PatchStrategy.ServerSideApply),
-    );
+    return this.calls.run(what, () => this.api.serverSideApply(desired, { fieldManager: fieldManagerOf(owner.metadata), force, dryRun }));
   }
 }
 

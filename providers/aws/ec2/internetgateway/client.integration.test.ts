@@ -150,15 +150,31 @@ describe('InternetGateway client against moto', () => {
     await sdk.send(new DeleteVpcCommand({ VpcId: vpcA }));
   });
 
-  it('returns EC2\u2019s own words as InvalidInput when the VPC does not exist', async () => {
-    const orphan = gatewayResource({ vpcId: 'vpc-0000000000000dead' });
-    await expect(client.create(orphan)).rejects.toMatchObject({
-      failureClass: 'InvalidInput',
-      message: expect.stringContaining('InvalidVpcID.NotFound'),
+  it('records a new gateway whose VPC does not exist, reports EC2\u2019s words at the update, and deleting it leaves nothing', async () => {
+    const missingVpc = 'vpc-0000000000000dead';
+    const orphan = gatewayResource({ vpcId: missingVpc });
+    // The gateway exists once CreateInternetGateway answers: the create returns it, so that it is
+    // recorded and deleted with its object, and leaves the failed attach to the update.
+    const created = await client.create(orphan);
+    const igwId = created.externalName;
+    expect(igwId).toMatch(/^igw-/);
+    expect(created.summary).toMatch(
+      new RegExp(
+        `^created internet gateway ${igwId} in us-east-1; left for an update: cannot attach internet gateway ${igwId} to VPC ${missingVpc}: InvalidVpcID.NotFound`,
+      ),
+    );
+    const recorded = named(orphan, igwId);
+    expect(await client.observe(recorded)).toMatchObject({
+      resourceExists: true,
+      resourceUpToDate: false,
+      readiness: 'Unavailable',
+      diff: `vpcId: want ${missingVpc}, attached to nothing`,
     });
-    // The gateway itself was made; the retry adopts it rather than making another.
-    expect(await gatewaysWithUid(orphan.metadata.uid)).toHaveLength(1);
-    const [igw] = await gatewaysWithUid(orphan.metadata.uid);
-    await client.delete(named(orphan, igw!.InternetGatewayId!));
+    await expect(client.update(recorded)).rejects.toMatchObject({
+      failureClass: 'InvalidInput',
+      message: expect.stringContaining(`cannot attach internet gateway ${igwId} to VPC ${missingVpc}: InvalidVpcID.NotFound`),
+    });
+    expect(await client.delete(recorded)).toBe(`deleted internet gateway ${igwId}`);
+    expect(await gatewaysWithUid(orphan.metadata.uid)).toEqual([]);
   });
 });

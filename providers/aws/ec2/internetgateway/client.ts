@@ -15,7 +15,7 @@ import { ClassifiedError } from '../../../../runtime/errors';
 import type { CreateAttempt, ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, finishCreate, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
 import { attachedVpcIds, attachmentPlan, differences, readinessOf, toAtProvider } from './convert';
 import { internetGatewayApi, type InternetGatewayObservation, type InternetGatewayParameters } from './schema';
 
@@ -56,7 +56,8 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
     const earlier = attempt?.mayExist !== false ? await this.findByUid(mr.metadata.uid) : undefined;
     const igw = earlier ?? (await this.createGateway(mr));
     const igwId = igw.InternetGatewayId!;
-    const done = await this.applyAttachment(igwId, p.vpcId, igw);
+    // The gateway exists now: a failed attach (a VPC that does not exist) must not lose it.
+    const { done } = await finishCreate(() => this.applyAttachment(igwId, p.vpcId, igw));
     const origin = earlier
       ? `found internet gateway ${igwId} made by an earlier attempt`
       : `created internet gateway ${igwId} in ${p.region}`;

@@ -251,7 +251,10 @@ describe('Route admission rules on the real API server', () => {
     [{ routeTableId: 'rtb-1', gatewayIdRef: { name: 'igw' }, natGatewayId: 'nat-1' }, 'set exactly one target'],
     [{ routeTableId: 'rtb-1', gatewayId: 'igw-1', natGatewayIdRef: { name: 'nat' } }, 'set exactly one target'],
     [{ gatewayId: 'igw-1' }, 'one of routeTableId, routeTableIdRef or routeTableIdSelector is required'],
-    [{ routeTableId: 'rtb-1', gatewayId: 'igw-1', destinationCidrBlock: '10.0.0.1/16' }, 'no host bits set'],
+    [
+      { routeTableId: 'rtb-1', gatewayId: 'igw-1', destinationCidrBlock: '10.0.0.1/16' },
+      'destinationCidrBlock must be an IPv4 network in canonical CIDR notation (host bits zero)',
+    ],
     [{ routeTableId: 'rtb-1', gatewayId: 'igw-1', destinationCidrBlock: '::/0' }, 'must be an IPv4 network'],
   ])('rejects %j', async (forProvider, message) => {
     await expect(dryRun(forProvider)).rejects.toThrow(message);

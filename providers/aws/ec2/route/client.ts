@@ -24,6 +24,7 @@ import {
   withExternalNames,
   type Ec2Api,
 } from '../ec2-api';
+import { RecordedOwners } from '../recorded-owners';
 import {
   differences,
   existingRouteConflict,
@@ -33,6 +34,7 @@ import {
   readinessOf,
   routeExternalName,
   routeFor,
+  routeOwnedByAnother,
   targetInput,
   targetOf,
   toAtProvider,
@@ -40,21 +42,31 @@ import {
   type RouteId,
   type TargetValue,
 } from './convert';
-import type { RouteObservation, RouteParameters } from './schema';
+import { routeApi, type RouteObservation, type RouteParameters } from './schema';
 
 type RouteResource = ManagedResource<RouteParameters, RouteObservation>;
 
-export const routeConnector = ec2Connector<RouteParameters, RouteObservation>((api) => new RouteExternalClient(api));
+export const routeConnector = ec2Connector<RouteParameters, RouteObservation>(
+  (api, context) => new RouteExternalClient(api, new RecordedOwners(routeApi, context)),
+);
 
 export class RouteExternalClient implements ExternalClient<RouteParameters, RouteObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
+  constructor(
+    private readonly ec2: Ec2Api,
+    /** Routes carry no tags: which Route object owns a route, the Route objects say. */
+    private readonly owners: RecordedOwners = new RecordedOwners(routeApi, undefined),
+  ) {}
 
   async observe(mr: RouteResource): Promise<ExternalObservation<RouteParameters, RouteObservation>> {
     const id = recordedId(mr);
     if (!id) return ABSENT;
     const rt = await this.ec2.find(`cannot describe route table ${id.routeTableId}`, (sdk) => describeTable(sdk, id.routeTableId));
     const route = rt && routeFor(rt, id.destinationCidrBlock);
-    return route ? observation(mr, id, route) : ABSENT;
+    if (!route) return ABSENT;
+    // Two Route objects recording one route (a race of two creates, or one name set on both by
+    // hand): the older keeps it, and the engine leaves it alone for this one.
+    const claimedBy = await this.owners.ownerBefore(mr, routeExternalName(id));
+    return { ...observation(mr, id, route), ...(claimedBy ? { claimedBy } : {}) };
   }
 
   /**
@@ -93,7 +105,7 @@ export class RouteExternalClient implements ExternalClient<RouteParameters, Rout
     const id: RouteId = { routeTableId, destinationCidrBlock: p.destinationCidrBlock };
     // An earlier attempt may have made the route before its external name was recorded.
     const earlier = await this.findRoute(id);
-    if (earlier) return this.adopt(id, target, earlier);
+    if (earlier) return this.adopt(mr, id, target, earlier);
 
     // RouteAlreadyExists: a concurrent or just-finished attempt won the race; look again rather than fail.
     const created = await this.ec2.callUnless(
@@ -112,7 +124,7 @@ export class RouteExternalClient implements ExternalClient<RouteParameters, Rout
           `EC2 says route table ${id.routeTableId} has a route for ${id.destinationCidrBlock}, but does not list it yet`,
         );
       }
-      return this.adopt(id, target, raced);
+      return this.adopt(mr, id, target, raced);
     }
     return {
       externalName: routeExternalName(id),
@@ -136,6 +148,7 @@ export class RouteExternalClient implements ExternalClient<RouteParameters, Rout
   }
 
   async delete(mr: RouteResource): Promise<string> {
+    this.owners.forget(mr);
     const id = recordedId(mr);
     if (!id) return 'no route was recorded; nothing to delete';
     // A gone route (InvalidRoute.NotFound) and a gone table (InvalidRouteTableID.NotFound) are both success.
@@ -147,9 +160,16 @@ export class RouteExternalClient implements ExternalClient<RouteParameters, Rout
       : `route ${id.destinationCidrBlock} in route table ${id.routeTableId} was already gone`;
   }
 
-  private adopt(id: RouteId, target: TargetValue, route: Route) {
+  /**
+   * Takes a route already in the table as this object's: its own interrupted create's, or an
+   * identical one nobody manages. Never one another Route object records: deleting either
+   * object would then take the route from the other.
+   */
+  private async adopt(mr: RouteResource, id: RouteId, target: TargetValue, route: Route) {
     const conflict = existingRouteConflict(id, target, route);
     if (conflict) throw new ClassifiedError('InvalidInput', conflict);
+    const owner = await this.owners.ownerBefore(mr, routeExternalName(id));
+    if (owner) throw new ClassifiedError('InvalidInput', routeOwnedByAnother(id, owner));
     return {
       externalName: routeExternalName(id),
       summary: `found route ${id.destinationCidrBlock} to ${target.field} ${target.value} already in route table ${id.routeTableId}`,

@@ -2,7 +2,7 @@
 // id), which target the spec names, what goes into atProvider, and what differs. No I/O here,
 // so this is where most of the Route's unit tests live.
 import type { Route, RouteTable } from '@aws-sdk/client-ec2';
-import type { Readiness } from '../../../../runtime/external-client';
+import type { ExternalClaim, Readiness } from '../../../../runtime/external-client';
 import { ROUTE_TARGETS, type RouteObservation, type RouteParameters, type RouteTarget } from './schema';
 
 /** A route's identity in EC2: its table and its destination. */
@@ -128,5 +128,17 @@ export function existingRouteConflict(id: RouteId, target: TargetValue, route: R
     `route table ${id.routeTableId} already has a route for ${id.destinationCidrBlock} to ${describeRouteTarget(route)}, ` +
     `not to ${describeTarget(target)}: delete that route, or manage it by setting the crossplane.io/external-name ` +
     `annotation to ${routeExternalName(id)}`
+  );
+}
+
+/**
+ * Why create does not adopt a route that another Route object records: deleting either object
+ * would take the route from the other. Names that object, which is what the user has to look at.
+ */
+export function routeOwnedByAnother(id: RouteId, owner: ExternalClaim): string {
+  const where = owner.namespace ? `${owner.namespace}/` : '';
+  return (
+    `route table ${id.routeTableId} already has a route for ${id.destinationCidrBlock}, managed by Route ${where}${owner.name} ` +
+    `(uid ${owner.uid}): it is not adopted, as a table has one route per destination; delete one of the two Routes`
   );
 }

@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { celHasValueOrReference } from '../../../../apis/references';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import { ec2KindApi, ImmutableId, Region } from '../fields';
+import { cidrNetworkRule, ec2KindApi, ImmutableId, Region } from '../fields';
 
 export const routeApi = ec2KindApi({
   kind: 'Route',
@@ -42,10 +42,7 @@ export const RouteParameters = withRules(
         DocString('The IPv4 range the route matches, in canonical CIDR notation such as 0.0.0.0/0. Set at creation.'),
         'destinationCidrBlock',
       ),
-      {
-        rule: 'isCIDR(self) && cidr(self).ip().family() == 4 && cidr(self) == cidr(self).masked()',
-        message: 'destinationCidrBlock must be an IPv4 network in CIDR notation with no host bits set, such as 10.1.0.0/16',
-      },
+      cidrNetworkRule('destinationCidrBlock', 4, '10.1.0.0/16'),
     ),
     gatewayId: Target('An internet gateway or virtual private gateway to send traffic to; or use gatewayIdRef or gatewayIdSelector.'),
     natGatewayId: Target('A NAT gateway to send traffic to; or use natGatewayIdRef or natGatewayIdSelector.'),

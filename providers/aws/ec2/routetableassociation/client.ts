@@ -22,9 +22,11 @@ import {
   withExternalNames,
   type Ec2Api,
 } from '../ec2-api';
+import { RecordedOwners } from '../recorded-owners';
 import {
   associationById,
   associationOfTarget,
+  associationOwnedByAnother,
   differences,
   existingAssociationConflict,
   lateInitialize,
@@ -34,22 +36,31 @@ import {
   toAtProvider,
   type AssociationTarget,
 } from './convert';
-import type { RouteTableAssociationObservation, RouteTableAssociationParameters } from './schema';
+import { routeTableAssociationApi, type RouteTableAssociationObservation, type RouteTableAssociationParameters } from './schema';
 
 type P = RouteTableAssociationParameters;
 type A = RouteTableAssociationObservation;
 type AssociationResource = ManagedResource<P, A>;
 
-export const routeTableAssociationConnector = ec2Connector<P, A>((api) => new RouteTableAssociationExternalClient(api));
+export const routeTableAssociationConnector = ec2Connector<P, A>(
+  (api, context) => new RouteTableAssociationExternalClient(api, new RecordedOwners(routeTableAssociationApi, context)),
+);
 
 export class RouteTableAssociationExternalClient implements ExternalClient<P, A> {
-  constructor(private readonly ec2: Ec2Api) {}
+  constructor(
+    private readonly ec2: Ec2Api,
+    /** Associations carry no tags: which object owns one, the RouteTableAssociation objects say. */
+    private readonly owners: RecordedOwners = new RecordedOwners(routeTableAssociationApi, undefined),
+  ) {}
 
   async observe(mr: AssociationResource): Promise<ExternalObservation<P, A>> {
     const associationId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!associationId) return ABSENT;
     const association = await this.describe(associationId);
-    return association ? observation(mr, association) : ABSENT;
+    if (!association) return ABSENT;
+    // Two objects recording one association: the older keeps it, and the engine leaves it alone for this one.
+    const claimedBy = await this.owners.ownerBefore(mr, associationId);
+    return { ...observation(mr, association), ...(claimedBy ? { claimedBy } : {}) };
   }
 
   /** Associations are read through their tables, found by association id: one call per 100 tables. */
@@ -80,7 +91,7 @@ export class RouteTableAssociationExternalClient implements ExternalClient<P, A>
 
     // An earlier attempt may have associated the table before its external name was recorded.
     const earlier = await this.findByTarget(target, routeTableId, 'before');
-    if (earlier) return adopt(routeTableId, target, earlier);
+    if (earlier) return this.adopt(mr, routeTableId, target, earlier);
 
     // Resource.AlreadyAssociated: real EC2's answer when the subnet or gateway already has a
     // table; which one is found below.
@@ -103,7 +114,7 @@ export class RouteTableAssociationExternalClient implements ExternalClient<P, A>
         `EC2 says ${target.field} ${target.value} is already associated, but does not list the association yet`,
       );
     }
-    return adopt(routeTableId, target, existing);
+    return this.adopt(mr, routeTableId, target, existing);
   }
 
   async update(mr: AssociationResource): Promise<string> {
@@ -121,12 +132,30 @@ export class RouteTableAssociationExternalClient implements ExternalClient<P, A>
   }
 
   async delete(mr: AssociationResource): Promise<string> {
+    this.owners.forget(mr);
     const associationId = mr.metadata.annotations?.[EXTERNAL_NAME];
     if (!associationId) return 'no association was recorded; nothing to delete';
     const deleted = await this.ec2.remove(`cannot disassociate ${associationId}`, (sdk) =>
       sdk.send(new DisassociateRouteTableCommand({ AssociationId: associationId })),
     );
     return deleted ? `disassociated ${associationId}` : `association ${associationId} was already gone`;
+  }
+
+  /**
+   * Takes an association the target already has with this table as this object's: its own
+   * interrupted create's, or one nobody manages. Never one another object records: deleting
+   * either object would then disassociate the other's.
+   */
+  private async adopt(mr: AssociationResource, routeTableId: string, target: AssociationTarget, found: RouteTableAssociation) {
+    const conflict = existingAssociationConflict(routeTableId, target, found);
+    if (conflict) throw new ClassifiedError('InvalidInput', conflict);
+    const associationId = found.RouteTableAssociationId!;
+    const owner = await this.owners.ownerBefore(mr, associationId);
+    if (owner) throw new ClassifiedError('InvalidInput', associationOwnedByAnother(routeTableId, target, associationId, owner));
+    return {
+      externalName: associationId,
+      summary: `found association ${associationId} of route table ${routeTableId} with ${target.field} ${target.value}`,
+    };
   }
 
   private async describe(associationId: string): Promise<RouteTableAssociation | undefined> {
@@ -158,16 +187,6 @@ export class RouteTableAssociationExternalClient implements ExternalClient<P, A>
     const found = await this.ec2.call(action, (sdk) => sdk.send(new DescribeRouteTablesCommand(input)));
     return found.RouteTables ?? [];
   }
-}
-
-function adopt(routeTableId: string, target: AssociationTarget, found: RouteTableAssociation) {
-  const conflict = existingAssociationConflict(routeTableId, target, found);
-  if (conflict) throw new ClassifiedError('InvalidInput', conflict);
-  const associationId = found.RouteTableAssociationId!;
-  return {
-    externalName: associationId,
-    summary: `found association ${associationId} of route table ${routeTableId} with ${target.field} ${target.value}`,
-  };
 }
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */

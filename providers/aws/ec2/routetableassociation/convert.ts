@@ -2,7 +2,7 @@
 // gateway the spec names, how to pick the association out of DescribeRouteTables output, what
 // goes into atProvider, and what differs. No I/O here, so this is where the unit tests live.
 import type { RouteTable, RouteTableAssociation } from '@aws-sdk/client-ec2';
-import type { Readiness } from '../../../../runtime/external-client';
+import type { ExternalClaim, Readiness } from '../../../../runtime/external-client';
 import type { RouteTableAssociationObservation, RouteTableAssociationParameters } from './schema';
 
 /** What the route table is associated with; the CRD's rule guarantees exactly one. */
@@ -55,6 +55,23 @@ export function existingAssociationConflict(
     `${target.field} ${target.value} is already associated with route table ${found.RouteTableId} ` +
     `(association ${found.RouteTableAssociationId}), not ${routeTableId}: a ${target.field === 'subnetId' ? 'subnet' : 'gateway'} ` +
     `has one route table; remove that association first`
+  );
+}
+
+/**
+ * Why create does not adopt an association that another RouteTableAssociation object records:
+ * deleting either object would disassociate the other's. Names that object.
+ */
+export function associationOwnedByAnother(
+  routeTableId: string,
+  target: AssociationTarget,
+  associationId: string,
+  owner: ExternalClaim,
+): string {
+  const where = owner.namespace ? `${owner.namespace}/` : '';
+  return (
+    `route table ${routeTableId} is already associated with ${target.field} ${target.value} (association ${associationId}), ` +
+    `managed by RouteTableAssociation ${where}${owner.name} (uid ${owner.uid}): it is not adopted; delete one of the two objects`
   );
 }
 

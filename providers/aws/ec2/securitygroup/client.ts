@@ -63,7 +63,7 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
         ? (await this.find('cannot look for an earlier security group', uidFilter(mr.metadata.uid)))[0]
         : undefined;
     if (earlier?.GroupId) {
-      const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgress(earlier.GroupId) : '';
+      const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgressOrUndo(earlier.GroupId) : '';
       return { externalName: earlier.GroupId, summary: `found security group ${earlier.GroupId} made by an earlier attempt${revoked}` };
     }
     const groupName = groupNameFor(p, mr.metadata.name);
@@ -80,7 +80,7 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
       ),
     );
     const groupId = created?.GroupId ?? (await this.adoptNamesake(mr, groupName, where));
-    const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgress(groupId) : '';
+    const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgressOrUndo(groupId) : '';
     const verb = created ? 'created' : 'found';
     return { externalName: groupId, summary: `${verb} security group ${groupId} (${groupName}) in ${where}${revoked}` };
   }
@@ -131,6 +131,28 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
       'InvalidInput',
       `cannot create security group ${groupName}: a security group of that name already exists in ${where}${theirs}; choose another groupName`,
     );
+  }
+
+  /**
+   * Revokes the default egress of a group this object made (it carries the uid tag) and has not
+   * recorded yet. The update never revokes (an allow-all egress rule added later is the user's),
+   * so the create cannot leave this step to it; and a group the create does not return is
+   * recorded nowhere, so nobody would ever delete it. On failure the group is deleted again, and
+   * the error stands; should that delete fail too, the retried create finds the group by its tag.
+   */
+  private async revokeDefaultEgressOrUndo(groupId: string): Promise<string> {
+    try {
+      return await this.revokeDefaultEgress(groupId);
+    } catch (error) {
+      const undone = await this.ec2
+        .remove(`cannot delete security group ${groupId} again`, (sdk) => sdk.send(new DeleteSecurityGroupCommand({ GroupId: groupId })))
+        .then(
+          () => `security group ${groupId} was deleted again`,
+          (undoError: unknown) => `${(undoError as Error).message}; a retried create finds it by its uid tag`,
+        );
+      if (error instanceof ClassifiedError) throw new ClassifiedError(error.failureClass, `${error.message}; ${undone}`);
+      throw error;
+    }
   }
 
   /** Revokes EC2's allow-all egress rules by id; a retry finds none left, so this is idempotent. */

@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { celHasValueOrReference } from '../../../../apis/references';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
+import { cidrNetworkRule, ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
 export const securityGroupRuleApi = ec2KindApi({
   kind: 'SecurityGroupRule',
@@ -32,10 +32,7 @@ const Cidr = (field: string, family: 4 | 6, example: string, maxLength: number) 
         ),
         field,
       ),
-      {
-        rule: `isCIDR(self) && cidr(self).ip().family() == ${family} && string(cidr(self).masked()) == self`,
-        message: `${field} must be an IPv${family} network in canonical CIDR notation (host bits zero), such as ${example}`,
-      },
+      cidrNetworkRule(field, family, example),
     ),
   );
 

@@ -17,7 +17,7 @@ import type {
 } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, requiredId, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, finishCreate, present, requiredId, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { subnetApi, type SubnetObservation, type SubnetParameters } from './schema';
 
@@ -64,11 +64,10 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
     );
     const subnet = created.Subnet!;
     const subnetId = subnet.SubnetId!;
-    await this.applyAttributes(subnetId, p, subnet);
-    return {
-      externalName: subnetId,
-      summary: `created subnet ${subnetId} (${p.cidrBlock}) in VPC ${vpcId}, ${subnet.AvailabilityZone ?? p.region}`,
-    };
+    // The subnet exists now: a failed attribute call must not lose it.
+    const attributes = await finishCreate(() => this.applyAttributes(subnetId, p, subnet));
+    const origin = `created subnet ${subnetId} (${p.cidrBlock}) in VPC ${vpcId}, ${subnet.AvailabilityZone ?? p.region}`;
+    return { externalName: subnetId, summary: [origin, ...(attributes.complete ? [] : attributes.done)].join('; ') };
   }
 
   async update(mr: SubnetResource): Promise<string> {

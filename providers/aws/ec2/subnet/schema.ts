@@ -2,7 +2,7 @@
 // atProvider mirrors DescribeSubnets output, with EC2's field names in camelCase (seed 001).
 import { Type, type Static } from '@sinclair/typebox';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import { CidrBlockState, ec2KindApi, ImmutableId, Region, Tags } from '../fields';
+import { CidrBlockState, cidrNetworkRule, ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
 export const subnetApi = ec2KindApi({
   kind: 'Subnet',
@@ -22,7 +22,7 @@ export const SubnetParameters = Doc('The desired state of the subnet, in EC2\u20
       ),
       'cidrBlock',
     ),
-    { rule: 'isCIDR(self) && cidr(self).ip().family() == 4', message: 'cidrBlock must be an IPv4 CIDR such as 10.0.1.0/24' },
+    cidrNetworkRule('cidrBlock', 4, '10.0.1.0/24'),
   ),
   availabilityZone: Type.Optional(
     immutable(

@@ -19,7 +19,7 @@ import type {
 } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { ABSENT, ec2Connector, finishCreate, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, readinessOf, toAtProvider, type ObservedVpc } from './convert';
 import { vpcApi, type VpcObservation, type VpcParameters } from './schema';
 
@@ -73,10 +73,13 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
     );
     const vpc = created.Vpc!;
     const vpcId = vpc.VpcId!;
-    await this.applyDnsAttributes(vpcId, p, {});
+    // The VPC exists now: a failed attribute call must not lose it.
+    const attributes = await finishCreate(() => this.applyDnsAttributes(vpcId, p, {}));
+    const summary = [`created VPC ${vpcId} (${p.cidrBlock}) in ${p.region}`, ...(attributes.complete ? [] : attributes.done)].join('; ');
+    if (!attributes.complete) return { externalName: vpcId, summary };
     return {
       externalName: vpcId,
-      summary: `created VPC ${vpcId} (${p.cidrBlock}) in ${p.region}`,
+      summary,
       // CreateVpc answers with the VPC, its tags included, and the DNS attributes are what was
       // just set or EC2's documented defaults for a new VPC (support on, hostnames off).
       observation: observation(mr, {

@@ -2,7 +2,7 @@
 // mirrors DescribeVpcs output, with EC2's field names in camelCase (seed 001, "Field Names").
 import { Type, type Static } from '@sinclair/typebox';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
-import { CidrBlockState, ec2KindApi, Region, Tags } from '../fields';
+import { CidrBlockState, cidrNetworkRule, ec2KindApi, Region, Tags } from '../fields';
 
 export const vpcApi = ec2KindApi({
   kind: 'VPC',
@@ -19,7 +19,7 @@ export const VpcParameters = Doc('The desired state of the VPC, in EC2\u2019s te
       DocString('The IPv4 network range of the VPC in CIDR notation, such as 10.0.0.0/16. EC2 accepts netmasks from /16 to /28.'),
       'cidrBlock',
     ),
-    { rule: 'isCIDR(self) && cidr(self).ip().family() == 4', message: 'cidrBlock must be an IPv4 CIDR such as 10.0.0.0/16' },
+    cidrNetworkRule('cidrBlock', 4, '10.0.0.0/16'),
   ),
   enableDnsSupport: Type.Optional(
     Type.Boolean({ description: 'Whether the Amazon DNS server resolves names in the VPC. EC2 defaults to true.' }),

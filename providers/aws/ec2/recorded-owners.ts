@@ -1,0 +1,91 @@
+// Who owns an external resource that carries no tags (a route, a route table association).
+// EC2 cannot record an owner on it, so the control plane's own objects do: those of the kind
+// whose crossplane.io/external-name names it. Of several, the one created first owns it (the
+// uid breaks a tie): only a race between two creates, or the same name set by hand on two
+// objects, makes several, and everyone must agree which one keeps it. Any other is told
+// (ExternalObservation.claimedBy), which the engine turns into Synced=False naming the owner,
+// and lets go of on delete without touching the resource (activities/ownership.ts).
+import { EXTERNAL_NAME } from '../../../apis/annotations';
+import type { ConnectContext, ExternalClaim } from '../../../runtime/external-client';
+import type { KindApi } from '../../../runtime/managed-kind';
+import type { ManagedResource } from '../../../runtime/managed-resource';
+
+/** An object of the kind as the control plane lists it, reduced to what ownership needs. */
+interface Recorder {
+  uid: string;
+  namespace: string;
+  name: string;
+  externalName?: string;
+  creationTimestamp: string;
+  deleting: boolean;
+}
+
+export class RecordedOwners {
+  constructor(
+    private readonly api: KindApi,
+    /** Absent where the control plane cannot be read (a client driven without Kubernetes): nothing is checked then. */
+    private readonly context: ConnectContext | undefined,
+  ) {}
+
+  /**
+   * The object created before `mr` that records `externalName`, if any: the owner `mr` must
+   * leave the resource to. While there is one, `mr` is woken when that owner starts being
+   * deleted, goes, or records another name, so that it may then take the resource or make its
+   * own at once rather than at the end of its backoff; otherwise nothing wakes it.
+   */
+  async ownerBefore(mr: ManagedResource<unknown, unknown>, externalName: string): Promise<ExternalClaim | undefined> {
+    const list = this.context?.listControlObjects;
+    if (!list) return undefined;
+    let owner: Recorder | undefined;
+    const letsGo = (obj: Record<string, unknown>) => {
+      const r = recorderOf(obj);
+      return owner !== undefined && r.uid === owner.uid && (r.deleting || r.externalName !== externalName);
+    };
+    const recorders = (await list.call(this.context, this.scope(), mr as ManagedResource, letsGo))
+      .map(recorderOf)
+      .filter((r) => r.externalName === externalName);
+    const own = recorders.find((r) => r.uid === mr.metadata.uid);
+    const earlier = recorders.filter((r) => r.uid !== mr.metadata.uid && (!own || createdBefore(r, own)));
+    owner = earlier.sort((a, b) => (createdBefore(a, b) ? -1 : 1))[0];
+    if (!owner) {
+      this.forget(mr);
+      return undefined;
+    }
+    return { uid: owner.uid, kind: `${this.api.singular}.${this.api.group}`, namespace: owner.namespace, name: owner.name };
+  }
+
+  /** `mr` no longer waits for another object to let go of a resource. */
+  forget(mr: ManagedResource<unknown, unknown>): void {
+    this.context?.forgetControlObjects?.(mr.metadata.uid, this.scope());
+  }
+
+  private scope() {
+    return { apiVersion: `${this.api.group}/${this.api.version}`, kind: this.api.kind, namespace: '' };
+  }
+}
+
+function recorderOf(obj: Record<string, unknown>): Recorder {
+  const metadata = (obj.metadata ?? {}) as {
+    uid?: string;
+    namespace?: string;
+    name?: string;
+    annotations?: Record<string, string>;
+    creationTimestamp?: string | Date;
+    deletionTimestamp?: string | Date;
+  };
+  const created = metadata.creationTimestamp;
+  return {
+    uid: metadata.uid ?? '',
+    namespace: metadata.namespace ?? '',
+    name: metadata.name ?? '',
+    externalName: metadata.annotations?.[EXTERNAL_NAME],
+    creationTimestamp: created instanceof Date ? created.toISOString() : (created ?? ''),
+    deleting: metadata.deletionTimestamp !== undefined,
+  };
+}
+
+/** The order every object agrees on: creation time, then uid. */
+function createdBefore(a: Recorder, b: Recorder): boolean {
+  const at = Date.parse(a.creationTimestamp) - Date.parse(b.creationTimestamp);
+  return at !== 0 && !Number.isNaN(at) ? at < 0 : a.uid < b.uid;
+}
