@@ -27,6 +27,21 @@ export const ManagementPolicy = Type.Union(
 );
 export type ManagementPolicy = Static<typeof ManagementPolicy>;
 
+/** The list of actions allowed on the external resource, as every managed kind spells it. */
+export function ManagementPolicies(description: string, defaultActions?: ManagementAction[]) {
+  return withRules(
+    Type.Array(ManagementAction, {
+      description,
+      ...(defaultActions ? { default: defaultActions } : {}),
+      // list-type set makes the API server reject duplicates (uniqueItems is not allowed in CRDs).
+      'x-kubernetes-list-type': 'set',
+      maxItems: 6,
+    }),
+    // As Crossplane: "*" already means every action, so a list that adds others is a mistake.
+    { rule: "!('*' in self) || size(self) == 1", message: 'managementPolicies: "*" cannot be combined with other actions' },
+  );
+}
+
 export const DeletionPolicy = Type.Union([Type.Literal('Delete'), Type.Literal('Orphan')], {
   description: 'What happens to the external resource when this managed resource is deleted: Delete removes it, Orphan leaves it in place.',
   default: 'Delete',
@@ -70,17 +85,9 @@ export function managedSpec<F extends TSchema>(forProvider: F) {
     providerConfigRef: Type.Optional(TypedProviderConfigReference),
     deletionPolicy: Type.Optional(DeletionPolicy),
     managementPolicies: Type.Optional(
-      withRules(
-        Type.Array(ManagementAction, {
-          description:
-            'The actions Chronoplane may take on the external resource. ["*"] allows all; ["Observe"] only reads it and reports its state.',
-          default: ['*'],
-          // list-type set makes the API server reject duplicates (uniqueItems is not allowed in CRDs).
-          'x-kubernetes-list-type': 'set',
-          maxItems: 6,
-        }),
-        // As Crossplane: "*" already means every action, so a list that adds others is a mistake.
-        { rule: "!('*' in self) || size(self) == 1", message: 'managementPolicies: "*" cannot be combined with other actions' },
+      ManagementPolicies(
+        'The actions Chronoplane may take on the external resource. ["*"] allows all; ["Observe"] only reads it and reports its state.',
+        ['*'],
       ),
     ),
     writeConnectionSecretToRef: Type.Optional(SecretReference),

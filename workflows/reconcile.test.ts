@@ -593,8 +593,13 @@ describe('deletion that needs no provider, and deletion that waits for one', () 
         // The backoff would take minutes to spend the budget: wake-ups run passes at once.
         for (let i = 0; (await handle.describe()).runId === firstRunId; i++) {
           if (i > 200) throw new Error('no continue-as-new');
+          const passes = world.count('observe');
           await wake(handle, world);
-          await sleep(50);
+          // The pass it asks for, or the new run it ends in.
+          await eventually(
+            async () => world.count('observe') > passes || (await handle.describe()).runId !== firstRunId,
+            'the pass a wake-up asks for',
+          );
         }
         world.object!.deleting = true;
         world.object!.resourceVersion += 1;

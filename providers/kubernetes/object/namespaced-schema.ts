@@ -8,7 +8,7 @@
 //   naming a kubernetes.m.crossplane.io Object unless they say otherwise, in this namespace;
 // - writeConnectionSecretToRef names a Secret in the Object's own namespace (name only).
 import { Type, type Static } from '@sinclair/typebox';
-import { ManagementAction, SecretReference, TypedProviderConfigReference } from '../../../apis/managed';
+import { ManagementPolicies, SecretReference, TypedProviderConfigReference } from '../../../apis/managed';
 import { GenericReference, GenericReferences } from '../../../apis/references';
 import { Doc, withRules } from '../../../apis/schema';
 import type { KindApi } from '../../../runtime/managed-kind';
@@ -86,15 +86,7 @@ export const NamespacedObjectSpec = Doc('The desired state of the Object.', {
   forProvider: NamespacedObjectParameters,
   providerConfigRef: Type.Optional(TypedProviderConfigReference),
   managementPolicies: Type.Optional(
-    withRules(
-      Type.Array(ManagementAction, {
-        description: 'The actions Chronoplane may take on the object. ["*"] allows all; ["Observe"] only reads it.',
-        default: ['*'],
-        'x-kubernetes-list-type': 'set',
-        maxItems: 6,
-      }),
-      { rule: "!('*' in self) || size(self) == 1", message: 'managementPolicies: "*" cannot be combined with other actions' },
-    ),
+    ManagementPolicies('The actions Chronoplane may take on the object. ["*"] allows all; ["Observe"] only reads it.', ['*']),
   ),
   references: Type.Optional(
     Type.Array(NamespacedObjectReference, { description: GenericReferences.description, maxItems: GenericReferences.maxItems }),

@@ -6,7 +6,7 @@
 // It is their union, so no conversion webhook is needed; CEL keeps each object to one of the
 // two policy forms. Neither policy field has a default: one would collide with the other form.
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { DeletionPolicy, managedStatus, ManagementAction, ManagementPolicy, ProviderConfigReference } from '../../../apis/managed';
+import { DeletionPolicy, managedStatus, ManagementPolicies, ManagementPolicy, ProviderConfigReference } from '../../../apis/managed';
 import { GenericReference, GenericReferences } from '../../../apis/references';
 import { Doc, DocString, withRules, type CelRule } from '../../../apis/schema';
 import type { KindApi } from '../../../runtime/managed-kind';
@@ -204,14 +204,7 @@ export const ObjectSpec = withRules(
     deletionPolicy: Type.Optional(DeletionPolicy),
     managementPolicy: Type.Optional(ManagementPolicy),
     managementPolicies: Type.Optional(
-      withRules(
-        Type.Array(ManagementAction, {
-          description: 'The list form (v1alpha2): the actions Chronoplane may take on the object. Absent means ["*"].',
-          'x-kubernetes-list-type': 'set',
-          maxItems: 6,
-        }),
-        { rule: "!('*' in self) || size(self) == 1", message: 'managementPolicies: "*" cannot be combined with other actions' },
-      ),
+      ManagementPolicies('The list form (v1alpha2): the actions Chronoplane may take on the object. Absent means ["*"].'),
     ),
     references: Type.Optional(
       Type.Array(ObjectReference, { description: GenericReferences.description, maxItems: GenericReferences.maxItems }),
