@@ -380,6 +380,18 @@ export function isStatus(error: unknown, code: number): boolean {
   return error instanceof ApiException && error.code === code;
 }
 
+/**
+ * Whether the API server refused a write for its size: its own request limit (413, 3 MiB) or
+ * etcd's (1.5 MiB by default), which it passes on as "etcdserver: request is too large".
+ */
+export function isTooLarge(error: unknown): boolean {
+  if (!(error instanceof ApiException)) return false;
+  return (
+    error.code === 413 ||
+    /request is too large|entity too large/i.test(typeof error.body === 'string' ? error.body : JSON.stringify(error.body ?? ''))
+  );
+}
+
 async function orUndefinedOn404<T>(call: () => Promise<T>): Promise<T | undefined> {
   try {
     return await call();

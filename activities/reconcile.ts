@@ -18,7 +18,9 @@ import { usedByMarks } from '../runtime/references/used-by';
 import { ReferenceAccess } from './references';
 import { asActivity, classify } from './failures';
 import { toKubeEvent, type EventNote } from './events';
-import { isStatus, type KubeAccess } from './kube';
+import { isStatus, isTooLarge, type KubeAccess } from './kube';
+import { HeldValues } from './held-values';
+import { withMirrorNote, type MirrorLeftOut } from '../workflows/status';
 import { apiServerReads, type ObjectSource } from './object-cache';
 import { ConnectionPublisher } from './connection-secret';
 import { RecentObservations } from './recent-observations';
@@ -45,6 +47,8 @@ export interface ReconcileActivityOptions {
   recent?: RecentObservations;
   /** Where to note the resourceVersions of our writes, for a watcher in this process to leave out. */
   ownWrites?: OwnWrites;
+  /** Where observe keeps values too large for history until writeBack needs them; a fresh store when absent. */
+  held?: HeldValues;
 }
 
 export function createReconcileActivities(kube: KubeAccess, options: ReconcileActivityOptions = {}) {
@@ -53,6 +57,7 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
   const references = new ReferenceAccess(kube, objects.peek?.bind(objects));
   const connectionSecrets = new ConnectionPublisher(kube);
   const recent = options.recent ?? new RecentObservations();
+  const held = options.held ?? new HeldValues();
   /** Only the version a write call itself returned: a later read could be someone else's change. */
   const wrote = (uid: string, written: ManagedResource): ManagedResource => {
     options.ownWrites?.record(uid, written.metadata.resourceVersion);
@@ -201,7 +206,8 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           managementPolicies: managementPoliciesOf(mr.spec),
           conditions: mr.status?.conditions ?? [],
           statusObservedGeneration: mr.status?.observedGeneration,
-          atProvider: kind.compatibleApi?.status ? kind.compatibleApi.status.read(mr.status ?? {}) : mr.status?.atProvider,
+          // A large one (an Object's mirror of a big target) goes to history as a stand-in.
+          atProvider: held.hold(kind.compatibleApi?.status ? kind.compatibleApi.status.read(mr.status ?? {}) : mr.status?.atProvider),
         } as const;
         const poll: PollIntervals = {
           steadySeconds: options.pollOverride?.steadySeconds ?? kind.poll.steadySeconds,
@@ -249,7 +255,11 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           if (published) log.info('published connection details', { resource: `${ref.namespace}/${ref.name}`, published });
           return {
             ...passBasis,
-            external: { ...observation, lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined },
+            external: {
+              ...observation,
+              atProvider: held.hold(observation.atProvider),
+              lateInitialized: observation.lateInitialized as Record<string, unknown> | undefined,
+            },
           };
         } catch (error) {
           // A provider error is an outcome to report in Synced, not a reason to fail the pass.
@@ -372,10 +382,12 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
      * Writes a pass's outcome back: late-initialized spec fields, status, and events. Returns
      * the resourceVersions it produced, so the workflow can ignore their watch events.
      */
-    async writeBack(ref: ResourceRef, uid: string, outcome: WriteBack): Promise<{ resourceVersions: string[] }> {
+    async writeBack(ref: ResourceRef, uid: string, outcome: WriteBack): Promise<{ resourceVersions: string[]; leftOut?: MirrorLeftOut }> {
       return asActivity(async () => {
         const resourceVersions: string[] = [];
         let status = outcome.status;
+        let leftOut: MirrorLeftOut | undefined;
+        const events = [...outcome.events];
         if (outcome.lateInitialized) {
           const patched = await writeToSameObject(ref, uid, async () =>
             wrote(uid, await kube.patch(ref, uid, { spec: { forProvider: outcome.lateInitialized } })),
@@ -385,20 +397,38 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           if (status) status = restampGeneration(status, patched.metadata.generation);
         }
         if (status) {
-          const body = inKindStatusShape(kindOf(ref), status);
-          const written = await writeToSameObject(ref, uid, async () => wrote(uid, await kube.patchStatus(ref, uid, body)));
+          const writeStatus = async (s: NonNullable<WriteBack['status']>) => {
+            const body = inKindStatusShape(kindOf(ref), s);
+            return writeToSameObject(ref, uid, async () => wrote(uid, await kube.patchStatus(ref, uid, body)));
+          };
+          const atProvider = held.resolve(status.atProvider);
+          let written: ManagedResource;
+          try {
+            written = await writeStatus({ ...status, atProvider });
+          } catch (error) {
+            if (!isTooLarge(error) || atProvider === undefined) throw error;
+            // The object cannot hold its observed state as well (a spec near etcd's limit and a
+            // mirror of the same size): the conditions still go in, saying why, and the workflow
+            // leaves that state out until it changes (MirrorLeftOut), instead of failing here
+            // every pass with READY and SYNCED blank.
+            const note = `status.atProvider is left out: with it the object would pass the API server's size limit (${classify(error).message})`;
+            leftOut = { atProvider: status.atProvider, note };
+            written = await writeStatus({ ...status, atProvider: undefined, conditions: withMirrorNote(status.conditions, note) });
+            events.push({ type: 'Warning', reason: 'StatusTooLarge', message: note });
+            log.warn('status written without its observed state', { resource: `${ref.namespace}/${ref.name}`, note });
+          }
           resourceVersions.push(written.metadata.resourceVersion);
         }
         const now = new Date();
         // Events are best-effort: losing one must not fail the pass or repeat the status write.
         await Promise.all(
-          outcome.events.map((note) =>
+          events.map((note) =>
             kube.createEvent(toKubeEvent(ref, uid, note, now)).catch((error: unknown) => {
               log.warn('cannot record event', { reason: note.reason, error: classify(error).message });
             }),
           ),
         );
-        return { resourceVersions };
+        return leftOut ? { resourceVersions, leftOut } : { resourceVersions };
       });
     },
   };

@@ -72,7 +72,7 @@ describe('generated admission policies', () => {
       for (const { expression } of p.spec.variables ?? []) {
         // Every optional field of a reference is tested before it is read.
         for (const [, path] of expression.matchAll(/(r\.\w+\.namespace)\b(?! *\))/g)) expect(expression).toContain(`has(${path})`);
-        expect(expression).toMatch(/^(?:request\.operation == 'UPDATE' && |\(?has\(object\.spec\))/);
+        expect(expression).toMatch(/^(?:request\.operation == 'UPDATE' && |\(?has\((?:object|oldObject)\.spec\))/);
       }
     }
   });

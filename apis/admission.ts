@@ -6,12 +6,15 @@
 import { allCrds } from './all-crds';
 import { managedKinds } from '../providers/registry';
 import { isClusterScoped } from '../runtime/managed-kind';
+import { EXTERNAL_NAME } from './annotations';
+import { OBJECT_PATCH_ROOT } from '../providers/kubernetes/object/schema';
 
 const API_VERSION = 'admissionregistration.k8s.io/v1';
 const LABELS = { 'app.kubernetes.io/part-of': 'chronoplane' };
 
 export const REFERENCE_POLICY_NAME = 'references.chronoplane.io';
 export const PROVIDER_CONFIG_POLICY_NAME = 'providerconfig-credentials.chronoplane.io';
+export const OBJECT_TARGET_NAME_POLICY_NAME = 'object-target-name.chronoplane.io';
 
 /** The start of the refusal a namespaced object with a cross-namespace reference gets. */
 export const CROSS_NAMESPACE_REFUSAL = "a reference may only name objects in the object's own namespace";
@@ -89,6 +92,41 @@ export function providerConfigPolicy(resources: readonly Resource[]) {
   });
 }
 
+/**
+ * An Object whose manifest has no name makes its target under the Object's own name, and
+ * records it as its external name. Adding a different name by hand afterwards would make
+ * another object and leave that one behind, unmanaged. The CRD's own rules keep a name once it
+ * is set, but cannot tell a name added before the target was made (a reference or a composition
+ * filling it in, which must work) from one added after: only the external-name annotation tells,
+ * and a CRD rule on the manifest cannot read metadata. This policy can.
+ */
+export function objectTargetNamePolicy(resources: readonly Resource[]) {
+  const name = (o: string) =>
+    `has(${o}.spec) && has(${o}.spec.forProvider) && has(${o}.spec.forProvider.manifest) && has(${o}.spec.forProvider.manifest.metadata) && has(${o}.spec.forProvider.manifest.metadata.name) ? ${o}.spec.forProvider.manifest.metadata.name : ''`;
+  const externalName = `oldObject.metadata.annotations[${celString(EXTERNAL_NAME)}]`;
+  return policy(OBJECT_TARGET_NAME_POLICY_NAME, resources, {
+    variables: [
+      {
+        name: 'made',
+        expression: `request.operation == 'UPDATE' && has(oldObject.metadata.annotations) && ${celString(EXTERNAL_NAME)} in oldObject.metadata.annotations`,
+      },
+      { name: 'oldName', expression: name('oldObject') },
+      { name: 'newName', expression: name('object') },
+    ],
+    validations: [
+      {
+        expression: `!variables.made || variables.oldName != '' || variables.newName == '' || variables.newName == ${externalName}`,
+        messageExpression:
+          `'spec.forProvider.manifest.metadata.name cannot be set to ' + variables.newName + ': the target was made as ' + ${externalName} + ` +
+          celString(
+            " (the Object's name); another name would make another object and leave that one behind, unmanaged; delete and recreate the Object to change it",
+          ),
+        reason: 'Invalid',
+      },
+    ],
+  });
+}
+
 function policy(
   name: string,
   resources: readonly Resource[],
@@ -137,10 +175,15 @@ export const namespacedProviderConfigs = (): Resource[] =>
     .filter((c) => c.spec.names.kind === 'ProviderConfig' && c.spec.scope === 'Namespaced')
     .map((c) => ({ group: c.spec.group, plural: c.spec.names.plural }));
 
+/** Kinds whose manifest names an object in a target cluster (provider-kubernetes' Object, both groups). */
+export const manifestResources = (): Resource[] =>
+  managedKinds.filter((k) => k.compatibleApi?.patchRoot === OBJECT_PATCH_ROOT).map((k) => ({ group: k.api.group, plural: k.api.plural }));
+
 /** File name → the objects it holds: each policy with its binding. */
 export function admissionPolicies(): Record<string, object[]> {
   const out: Record<string, object[]> = {
     'references.yaml': [referencePolicy(namespacedManagedResources()), bindingFor(REFERENCE_POLICY_NAME)],
+    'object-target-name.yaml': [objectTargetNamePolicy(manifestResources()), bindingFor(OBJECT_TARGET_NAME_POLICY_NAME)],
   };
   const providerConfigs = namespacedProviderConfigs();
   if (providerConfigs.length > 0) {

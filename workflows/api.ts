@@ -4,6 +4,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ResourceRef } from '../runtime/managed-kind';
 import type { EventNote } from '../activities/events';
 import type { NoExternal, OwnedExternal } from './observation';
+import type { MirrorLeftOut } from './status';
 
 export const RECONCILE_WORKFLOW = 'reconcileManagedResource';
 
@@ -68,6 +69,8 @@ export interface CarriedState {
   noExternal?: NoExternal;
   /** Events of a pass that left its status to the pass right after it, which records them. */
   deferredEvents?: EventNote[];
+  /** The observed state status could not hold as well, left out until it changes (see MirrorLeftOut). */
+  mirrorLeftOut?: MirrorLeftOut;
   lastEventMessage?: string;
   ready: string;
   synced: string;

@@ -13,6 +13,7 @@ import { World, newObject } from '../test/unit/world';
 import type { NoExternal, PassObservation, ReferenceObservation } from './observation';
 import type { ReconcileActivities } from '../activities/reconcile';
 import { deletionBlockedBy, releasableWithoutProvider } from './decide';
+import { withMirrorNote } from './status';
 import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery, type ReconcileInput } from './api';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
@@ -703,6 +704,57 @@ describe('deletion that needs no provider, and deletion that waits for one', () 
         expect(world.condition('Synced')).toMatchObject({ reason: 'ReconcileError', message: unreachable });
       },
       'create-unreachable',
+    );
+  });
+});
+
+/**
+ * A world whose API server cannot hold the object with its observed state (an Object mirroring a
+ * target of a megabyte): a status with atProvider is refused as too large, and writeBack writes
+ * the conditions without it, as the real one does (activities/reconcile.ts).
+ */
+class TooLargeWorld extends World {
+  /** Status writes that carried an observed state. */
+  mirroredWrites = 0;
+
+  override activities(): ReconcileActivities {
+    const activities = super.activities();
+    return {
+      ...activities,
+      writeBack: async (ref, uid, outcome) => {
+        if (outcome.status?.atProvider === undefined) return activities.writeBack(ref, uid, outcome);
+        this.mirroredWrites += 1;
+        const note = 'status.atProvider is left out: with it the object would pass the API server size limit';
+        const written = await activities.writeBack(ref, uid, {
+          ...outcome,
+          status: { ...outcome.status, atProvider: undefined, conditions: withMirrorNote(outcome.status.conditions, note) },
+          events: [...outcome.events, { type: 'Warning', reason: 'StatusTooLarge', message: note }],
+        });
+        return { ...written, leftOut: { atProvider: outcome.status.atProvider, note } };
+      },
+    };
+  }
+}
+
+describe('reconcile workflow with a status too large for its observed state', () => {
+  it('writes the conditions without it once, saying why, and leaves status alone on later passes', async () => {
+    const world = new TooLargeWorld();
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        expect(world.condition('Synced')).toMatchObject({
+          status: 'True',
+          message: expect.stringContaining('status.atProvider is left out'),
+        });
+        expect(world.object!.atProvider).toBeUndefined();
+        const writes = world.count('writeBack');
+        for (let i = 0; i < 3; i += 1) expect((await handle.executeUpdate(reconcileNowUpdate)).error).toBeUndefined();
+        expect(world.count('writeBack')).toBe(writes);
+        expect(world.mirroredWrites).toBe(1);
+        expect(world.events.filter((e) => e.includes('StatusTooLarge'))).toHaveLength(1);
+      },
+      'status-too-large',
     );
   });
 });

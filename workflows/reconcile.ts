@@ -214,7 +214,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   state.noExternal = noExternalAfter(state.noExternal, object, state.uid !== object.uid, observation.external);
   if (state.uid !== object.uid) {
     // A new object under the same name: nothing learned about the old one applies.
-    Object.assign(state, { uid: object.uid, consecutiveFailures: 0, lastEventMessage: undefined });
+    Object.assign(state, { uid: object.uid, consecutiveFailures: 0, lastEventMessage: undefined, mirrorLeftOut: undefined });
   }
 
   state.ownedExternal = ownedExternalAfter(state.ownedExternal, object, observation.external);
@@ -286,7 +286,8 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     return { summary, waitSeconds: 0, complete: false };
   }
 
-  const writeBack = planWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, new Date().toISOString());
+  const now = new Date().toISOString();
+  const writeBack = planWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, now, state.mirrorLeftOut);
   if (writeBack) {
     const written = await controlPlane.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [
       ref,
@@ -294,6 +295,9 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
       writeBack,
     ]);
     state.ownResourceVersions.push(...written.resourceVersions);
+    // Left out until a status with its observed state goes in again (a smaller one, say).
+    if (written.leftOut) state.mirrorLeftOut = written.leftOut;
+    else if (writeBack.status?.atProvider !== undefined) state.mirrorLeftOut = undefined;
     if (writeBack.status) recordConditionsInSearchAttributes(state, writeBack.status.conditions);
   }
   const next = failure === undefined ? plan.next : 'backoff';

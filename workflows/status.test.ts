@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { available, mergeConditions, reconcileSuccess } from '../apis/conditions';
-import { planWriteBack, sameJson } from './status';
+import { planWriteBack, sameJson, withMirrorNote } from './status';
 import type { ObjectSnapshot } from './observation';
 
 const settled = (atProvider: unknown): ObjectSnapshot => ({
@@ -52,6 +52,45 @@ describe('planWriteBack', () => {
   it('writes status when the spec moved on to a new generation', () => {
     const object = { ...settled({}), generation: 4 };
     expect(planWriteBack(object, {}, [available(), reconcileSuccess()], undefined, [], 't1')?.status?.observedGeneration).toBe(4);
+  });
+});
+
+describe('planWriteBack with an observed state status could not hold', () => {
+  const standIn = { heldByWorker: { sha256: 'abc', bytes: 1_800_000 } };
+  const leftOut = { atProvider: standIn, note: 'status.atProvider is left out: too large' };
+  const shown = (object: ObjectSnapshot) => ({
+    ...object,
+    atProvider: undefined,
+    conditions: withMirrorNote(object.conditions, leftOut.note),
+  });
+
+  it('writes nothing again once status shows the conditions without it, saying why', () => {
+    expect(
+      planWriteBack(shown(settled(undefined)), standIn, [available(), reconcileSuccess()], undefined, [], 't1', leftOut),
+    ).toBeUndefined();
+  });
+
+  it('writes the conditions without it, with the note, when they change', () => {
+    const unavailable = { ...available(), status: 'False' as const, reason: 'Unavailable' };
+    const plan = planWriteBack(shown(settled(undefined)), standIn, [unavailable, reconcileSuccess()], undefined, [], 't1', leftOut);
+    expect(plan?.status?.atProvider).toBeUndefined();
+    expect(plan?.status?.conditions.find((c) => c.type === 'Synced')?.message).toBe(leftOut.note);
+  });
+
+  it('tries status with the observed state again once that state changes', () => {
+    const other = { heldByWorker: { sha256: 'def', bytes: 1_000 } };
+    const plan = planWriteBack(shown(settled(undefined)), other, [available(), reconcileSuccess()], undefined, [], 't1', leftOut);
+    expect(plan?.status?.atProvider).toEqual(other);
+    expect(plan?.status?.conditions.find((c) => c.type === 'Synced')?.message).toBeUndefined();
+  });
+});
+
+describe('withMirrorNote', () => {
+  it('adds the note to Synced once, after any message it has', () => {
+    const conditions = mergeConditions([], [{ ...reconcileSuccess(), message: 'ok' }, available()], 't0');
+    const noted = withMirrorNote(withMirrorNote(conditions, 'left out'), 'left out');
+    expect(noted.find((c) => c.type === 'Synced')?.message).toBe('ok; left out');
+    expect(noted.find((c) => c.type === 'Ready')).toEqual(conditions.find((c) => c.type === 'Ready'));
   });
 });
 

@@ -1,10 +1,20 @@
 // Decides what a pass writes back to the object. Pure, so the workflow can call it, and so the
 // steady state (nothing to write) is easy to test: that is what keeps a quiet pass cheap.
 import equal from 'fast-deep-equal';
-import { mergeConditions, sameConditions, type ConditionUpdate } from '../apis/conditions';
+import { mergeConditions, sameConditions, type Condition, type ConditionUpdate } from '../apis/conditions';
 import type { EventNote } from '../activities/events';
 import type { WriteBack } from '../activities/reconcile';
 import type { ObjectSnapshot } from './observation';
+
+/**
+ * An observed state status could not hold (see writeBack): the object with it would pass the API
+ * server's size limit. Status then goes without it, and Synced says so with `note`.
+ */
+export interface MirrorLeftOut {
+  /** What was left out (the stand-in of a large value, activities/held-values.ts). */
+  atProvider: unknown;
+  note: string;
+}
 
 export function planWriteBack(
   object: ObjectSnapshot,
@@ -13,10 +23,16 @@ export function planWriteBack(
   lateInitialized: Record<string, unknown> | undefined,
   events: EventNote[],
   now: string,
+  leftOut?: MirrorLeftOut,
 ): WriteBack | undefined {
   const stamped = updates.map((c) => ({ ...c, observedGeneration: object.generation }));
-  const conditions = mergeConditions(object.conditions, stamped, now);
-  const nextAtProvider = atProvider ?? object.atProvider;
+  let conditions = mergeConditions(object.conditions, stamped, now);
+  let nextAtProvider = atProvider ?? object.atProvider;
+  // The same state again: status goes without it at once, instead of failing to hold it again.
+  if (leftOut && nextAtProvider !== undefined && sameJson(nextAtProvider, leftOut.atProvider)) {
+    conditions = withMirrorNote(conditions, leftOut.note);
+    nextAtProvider = undefined;
+  }
   const statusUnchanged =
     sameConditions(conditions, object.conditions) &&
     object.statusObservedGeneration === object.generation &&
@@ -27,6 +43,13 @@ export function planWriteBack(
     status: statusUnchanged ? undefined : { conditions, atProvider: nextAtProvider, observedGeneration: object.generation },
     events,
   };
+}
+
+/** The conditions with Synced saying why status shows no observed state. */
+export function withMirrorNote(conditions: Condition[], note: string): Condition[] {
+  return conditions.map((c) =>
+    c.type !== 'Synced' || c.message?.endsWith(note) ? c : { ...c, message: c.message ? `${c.message}; ${note}` : note },
+  );
 }
 
 /**

@@ -27,6 +27,7 @@ export interface VpcObject {
     namespace: string;
     uid: string;
     generation: number;
+    resourceVersion?: string;
     annotations?: Record<string, string>;
     finalizers?: string[];
   };

@@ -2,7 +2,8 @@
 // that names the mistake, passes that back off instead of looping, and a delete that goes
 // through and leaves nothing in remote-1. A field the target's schema lacks (strict field
 // validation), a readiness celQuery that does not compile, a connection detail that names
-// nothing, and a rename of the target, which admission refuses.
+// nothing, and a rename of the target, which admission refuses (also a name added by hand
+// once the target exists).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIdFor } from '../../runtime/managed-kind';
 import { stateQuery } from '../../workflows/api';
@@ -162,5 +163,24 @@ describe('an Object with bad input', () => {
     await deletesCleanly(name, () => remoteConfigMap(name));
     await runKubectl(['-n', plane.namespace, 'delete', 'objects.kubernetes.m.crossplane.io', name, '--wait=false']);
     await eventually(async () => (await remoteObject('configmap', `${name}-m`)) === undefined, `ConfigMap ${name}-m to be gone`, 30_000);
+  }, 120_000);
+
+  it('a name added by hand to a manifest that had none, once the target exists, is refused; the same name is let through', async () => {
+    const name = named('name-added');
+    await apply(object(name, configMap({ k: 'v' })));
+    const made = await ready(name);
+    expect(made.metadata.annotations?.['crossplane.io/external-name']).toBe(name);
+
+    await expect(apply(object(name, configMap({ k: 'v' }, { name: `${name}-other` })))).rejects.toThrow(
+      new RegExp(
+        `spec.forProvider.manifest.metadata.name cannot be set to ${name}-other: the target was made as ${name} .*delete and recreate the Object`,
+      ),
+    );
+    expect(await remoteConfigMap(`${name}-other`)).toBeUndefined();
+    // Writing down the name it already has changes nothing, so it goes through.
+    await apply(object(name, configMap({ k: 'v' }, { name })));
+    expect(await remoteConfigMap(name)).toBeDefined();
+
+    await deletesCleanly(name, () => remoteConfigMap(name));
   }, 120_000);
 });

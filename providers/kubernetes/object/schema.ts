@@ -47,10 +47,11 @@ export const OBJECT_PATCH_ROOT = 'spec.forProvider.manifest';
  * KubernetesApplicationResource's template. Removing metadata.name (or namespace) is a change
  * too, even when the default it falls back to (the Object's own name and namespace, or
  * `default`) is the same: that default cannot be seen from the spec, where these rules live.
- * Adding one where none was is allowed: that is how a reference (seed 002's fromObject into
- * metadata.name) or a composition fills it in before the target is made. The price: a name
- * added by hand after the target was made still leaves the first one behind; telling the two
- * apart needs the external-name annotation, which only a rule at the root could read.
+ * Adding one where none was is allowed here: that is how a reference (seed 002's fromObject
+ * into metadata.name) or a composition fills it in before the target is made. A name added
+ * after the target was made, other than the one it was made with, is refused by an admission
+ * policy (apis/admission.ts objectTargetNamePolicy), which can read the external-name
+ * annotation that tells the two apart.
  */
 const fixedInTarget = (field: string, rule: string): CelRule => ({
   rule,
