@@ -5,9 +5,9 @@
 import { activityInfo, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { EXTERNAL_NAME, FINALIZER, PAUSED } from '../apis/annotations';
-import type { Condition } from '../apis/conditions';
+import { mergeConditions, reconcileError, type Condition } from '../apis/conditions';
 import type { ExternalClient, ExternalObservation } from '../runtime/external-client';
-import { OBJECT_GONE } from '../runtime/errors';
+import { ClassifiedError, OBJECT_GONE } from '../runtime/errors';
 import { workflowIdFor, type ManagedKind, type PollIntervals, type ResourceRef } from '../runtime/managed-kind';
 import { managementPoliciesOf, type ManagedResource } from '../runtime/managed-resource';
 import type { NoExternal, OwnedExternal, PassObservation } from '../workflows/observation';
@@ -389,9 +389,24 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         let leftOut: MirrorLeftOut | undefined;
         const events = [...outcome.events];
         if (outcome.lateInitialized) {
+          const fields = outcome.lateInitialized;
           const patched = await writeToSameObject(ref, uid, async () =>
-            wrote(uid, await kube.patch(ref, uid, { spec: { forProvider: outcome.lateInitialized } })),
-          );
+            wrote(uid, await kube.patch(ref, uid, { spec: { forProvider: fields } })),
+          ).catch(async (error: unknown) => {
+            if (!isStatus(error, 422)) throw error;
+            // Admission refuses what the provider reports (a default EC2 would refuse too, say):
+            // the user must set the field. Synced says so, and the pass fails, backing off.
+            const message = `cannot record ${Object.keys(fields)
+              .map((f) => `spec.forProvider.${f}`)
+              .join(', ')} as the provider reports it: ${classify(error).message}`;
+            if (status) {
+              const conditions = mergeConditions(status.conditions, [reconcileError(message)], new Date().toISOString());
+              await writeToSameObject(ref, uid, async () =>
+                kube.patchStatus(ref, uid, inKindStatusShape(kindOf(ref), { ...status!, conditions })),
+              );
+            }
+            throw new ClassifiedError('InvalidInput', message);
+          });
           resourceVersions.push(patched.metadata.resourceVersion);
           // The late-initialized spec is the one this status describes.
           if (status) status = restampGeneration(status, patched.metadata.generation);

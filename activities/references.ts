@@ -28,6 +28,7 @@ import {
 } from '../runtime/references/referred';
 import { ClassifiedError } from '../runtime/errors';
 import { findKind } from '../providers/registry';
+import { unservedKind } from './served-kinds';
 import type { ReferenceObservation } from '../workflows/observation';
 import { isStatus, type KubeAccess } from './kube';
 import { EXTERNAL_NAME } from '../apis/annotations';
@@ -80,6 +81,8 @@ export class ReferenceAccess {
     const resolution = resolveReferences({ object: mr as unknown as KubeObject, dependencies, targets, selected });
     // Never read: a reference into another namespace is an error, whatever it names there.
     resolution.errors.unshift(...boundary.errors);
+    // A kind our own groups do not serve never will: an error, where it would wait for ever.
+    resolution.errors.push(...namedTargets(dependencies).flatMap((key) => unservedKind(key) ?? []));
 
     const present = new Map<string, KubeObject>();
     for (const [key, found] of targets) if (found) present.set(key, found);

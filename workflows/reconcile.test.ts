@@ -758,3 +758,23 @@ describe('reconcile workflow with a status too large for its observed state', ()
     );
   });
 });
+
+describe('reconcile workflow whose status write is refused', () => {
+  it('counts each refused write as one more failure in a row, so the backoff grows', async () => {
+    const world = new World();
+    const base = world.activities.bind(world);
+    world.activities = () => ({
+      ...base(),
+      writeBack: async () => {
+        world.calls.push('writeBack');
+        throw ApplicationFailure.nonRetryable('spec.forProvider.groupName: Invalid value: "sg-web": cannot start with sg-', 'InvalidInput');
+      },
+    });
+    await withWorkflow(world, async ({ handle }) => {
+      // The first pass fails at its write (1), the one after the 5 s backoff too (2): before,
+      // each pass's successful steps reset the count first, so it stayed 1 and passes ran every 5 s.
+      await eventually(async () => (await handle.query(stateQuery)).consecutiveFailures >= 2, 'two failed passes in a row', 20_000);
+      expect((await handle.query(stateQuery)).lastPass?.error).toContain('cannot start with sg-');
+    });
+  });
+});

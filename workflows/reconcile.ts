@@ -68,6 +68,12 @@ const DELETION_WAITS_FOR_PROVIDER = 'deletion-waits-for-provider';
 /** A step that fails because the provider does not answer (Unreachable) makes the resource Unavailable. */
 const UNREACHABLE_STEP_UNAVAILABLE = 'unreachable-step-unavailable';
 
+/**
+ * A pass whose write-back fails counts as one more failure in a row, where it used to count as
+ * the first: the steps had reset the count before the write, so the backoff never grew.
+ */
+const WRITE_BACK_FAILURE_COUNTS = 'write-back-failure-counts';
+
 /** A workflow signalled during its final pass runs one more pass instead of ending. */
 const RECHECK_AFTER_LATE_SIGNAL = 'recheck-after-late-signal';
 
@@ -252,6 +258,7 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     if (isObjectGone(error)) state.dirty = true; // the next pass sees it is gone and ends
   }
 
+  const failuresBefore = state.consecutiveFailures;
   state.consecutiveFailures = failure === undefined ? 0 : state.consecutiveFailures + 1;
   summary.error = failure;
   if (plan.complete && failure === undefined) {
@@ -289,11 +296,14 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   const now = new Date().toISOString();
   const writeBack = planWriteBack(object, observation.external?.atProvider, conditions, lateInitialized, events, now, state.mirrorLeftOut);
   if (writeBack) {
-    const written = await controlPlane.writeBack.executeWithOptions({ summary: `write status of ${describe(ref)}` }, [
-      ref,
-      object.uid,
-      writeBack,
-    ]);
+    const written = await controlPlane.writeBack
+      .executeWithOptions({ summary: `write status of ${describe(ref)}` }, [ref, object.uid, writeBack])
+      .catch((error: unknown) => {
+        // The pass fails after all: its failures in a row go on counting from before it, so the
+        // backoff grows, instead of a write refused every time retrying every 5 s for ever.
+        if (wf.patched(WRITE_BACK_FAILURE_COUNTS)) state.consecutiveFailures = failuresBefore;
+        throw error;
+      });
     state.ownResourceVersions.push(...written.resourceVersions);
     // Left out until a status with its observed state goes in again (a smaller one, say).
     if (written.leftOut) state.mirrorLeftOut = written.leftOut;

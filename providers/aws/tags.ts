@@ -11,11 +11,25 @@ export const UID_TAG = 'chronoplane.io/uid';
 /** EC2's limits: 50 tags a resource, keys up to 128 characters, values up to 256. */
 export const AWS_TAG_LIMITS = { maxEntries: 50, maxKeyLength: 128, maxValueLength: 256 };
 
+/** The tags Chronoplane sets on every resource it makes (crossplaneTags), which count toward EC2's 50. */
+export const SYSTEM_TAG_KEYS = [
+  'crossplane-kind',
+  'crossplane-name',
+  'crossplane-namespace',
+  'crossplane-provider',
+  'crossplane-providerconfig',
+  'crossplane-providerconfig-kind',
+  UID_TAG,
+] as const;
+
+/** What a spec may hold: EC2's 50 less ours, or every create would fail with TagLimitExceeded. */
+export const USER_TAG_LIMIT = AWS_TAG_LIMITS.maxEntries - SYSTEM_TAG_KEYS.length;
+
 /**
  * Crossplane v2's tags: the config's name and, beside it, its kind; with crossplane-namespace
  * they name a namespaced ProviderConfig fully (team-a's "creds" is not team-b's).
  */
-export function crossplaneTags(api: KindApi, mr: ManagedResource<unknown, unknown>): Record<string, string> {
+export function crossplaneTags(api: KindApi, mr: ManagedResource<unknown, unknown>): Record<(typeof SYSTEM_TAG_KEYS)[number], string> {
   const providerConfig = providerConfigRefOf(mr);
   return {
     'crossplane-kind': `${api.singular}.${api.group}`,

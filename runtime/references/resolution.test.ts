@@ -151,6 +151,18 @@ describe('resolveReferences: a typed Ref', () => {
       writes: { 'spec.forProvider.vpcId': 'vpc-a' },
     },
     { name: 'writes nothing when the value is already there', forProvider: { vpcId: 'vpc-a', vpcIdRef: { name: 'a' } }, world: [vpc('a')] },
+    {
+      name: 'refuses a target in another region, whose id would name nothing here',
+      forProvider: { region: 'us-west-2', vpcIdRef: { name: 'a' } },
+      world: [{ ...vpc('a'), spec: { forProvider: { region: 'us-east-1', cidrBlock: '10.0.0.0/16' } } }],
+      errors: ['reference to VPC team-a/a: it is in region us-east-1, this object in us-west-2'],
+    },
+    {
+      name: 'resolves a target in the same region',
+      forProvider: { region: 'us-east-1', vpcIdRef: { name: 'a' } },
+      world: [{ ...vpc('a'), spec: { forProvider: { region: 'us-east-1', cidrBlock: '10.0.0.0/16' } } }],
+      writes: { 'spec.forProvider.vpcId': 'vpc-a' },
+    },
     { name: 'a raw value without a Ref is used as it is', forProvider: { vpcId: 'vpc-existing' }, world: [vpc('a')] },
     {
       name: 'Always (written out) behaves as the default',

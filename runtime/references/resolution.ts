@@ -122,6 +122,12 @@ export function resolveReferences(input: ResolutionInput): Resolution {
       if (!optional) out.waiting.push(`${name}: ${why}`);
     };
     if (!found) return unresolved('not found');
+    // An id from another region names nothing here: the provider would answer only "not found".
+    const regions = [regionOf(input.object), regionOf(found)];
+    if (regions[0] && regions[1] && regions[0] !== regions[1]) {
+      if (list) list.complete = false;
+      return void out.errors.push(`reference to ${name}: it is in region ${regions[1]}, this object in ${regions[0]}`);
+    }
     if (found.metadata.deletionTimestamp) return unresolved('being deleted');
     if (!isReady(found)) return unresolved('not Ready yet');
     const value = d.fromFieldPath ? safeGet(found, d.fromFieldPath) : found.metadata.annotations?.[EXTERNAL_NAME];
@@ -190,3 +196,9 @@ function safeGet(object: unknown, path: string): unknown {
 }
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** spec.forProvider.region, for kinds that have one (EC2's). */
+function regionOf(object: KubeObject): string | undefined {
+  const region = (object as { spec?: { forProvider?: { region?: unknown } } }).spec?.forProvider?.region;
+  return typeof region === 'string' && region !== '' ? region : undefined;
+}

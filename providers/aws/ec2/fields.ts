@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { Doc, DocString, StringMap, immutable, withRules, type CelRule } from '../../../apis/schema';
 import type { KindApi } from '../../../runtime/managed-kind';
-import { AWS_TAG_LIMITS } from '../tags';
+import { AWS_TAG_LIMITS, SYSTEM_TAG_KEYS, USER_TAG_LIMIT } from '../tags';
 
 /** An EC2 kind's API identity: one group and version for all, and `kubectl get managed` lists them. */
 export function ec2KindApi(names: Omit<KindApi, 'group' | 'version' | 'categories'>): KindApi {
@@ -27,10 +27,11 @@ const CONTROL_CHARACTER = '[\\\\x00-\\\\x1f\\\\x7f-\\\\x9f]';
 export const Tags = (what: string) =>
   Type.Optional(
     withRules(
-      StringMap(
-        `Tags to set on the ${what}. Chronoplane adds crossplane-kind, crossplane-name, crossplane-namespace, crossplane-provider, crossplane-providerconfig and crossplane-providerconfig-kind.`,
-        AWS_TAG_LIMITS,
-      ),
+      StringMap(`Tags to set on the ${what}, at most ${USER_TAG_LIMIT}. Chronoplane adds ${SYSTEM_TAG_KEYS.join(', ')}.`, AWS_TAG_LIMITS),
+      {
+        rule: `size(self) <= ${USER_TAG_LIMIT}`,
+        message: `at most ${USER_TAG_LIMIT} tags: EC2 allows ${AWS_TAG_LIMITS.maxEntries} a resource, and Chronoplane sets ${SYSTEM_TAG_KEYS.length} of its own (${SYSTEM_TAG_KEYS.join(', ')})`,
+      },
       {
         rule: "self.all(k, !k.startsWith('crossplane-') && !k.startsWith('aws:') && k != 'chronoplane.io/uid')",
         message: 'tag keys starting with crossplane- or aws:, and chronoplane.io/uid, are reserved',

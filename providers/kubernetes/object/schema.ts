@@ -78,7 +78,14 @@ export const SpecManifest = (description: string) =>
         metadata: Type.Optional(
           Type.Object(
             {
-              name: Type.Optional(DocString('Name of the object.', { maxLength: 253 })),
+              // Kubernetes clients address objects by URL in lowercase (client-node's included), so
+              // a name in capitals would be read, updated and deleted as another object.
+              name: Type.Optional(
+                withRules(DocString('Name of the object.', { maxLength: 253 }), {
+                  rule: "!self.matches('[A-Z]')",
+                  message: 'must be lowercase, as a Kubernetes name is (a lowercase RFC 1123 subdomain for most kinds)',
+                }),
+              ),
               generateName: Type.Optional(DocString('Prefix of a generated name.', { maxLength: 253 })),
               namespace: Type.Optional(DocString('Namespace of the object.', { maxLength: 63 })),
             },

@@ -13,8 +13,11 @@ export const kubernetesApplicationKind: ManagedKind<unknown, ApplicationObservat
   connector: lazyConnector(async () => (await import('./client')).kubernetesApplicationConnector),
   // Its resources' changes (and, while Pending, a matching cluster's) wake it by watch, so both
   // polls are only a safety net: pending while resources are being submitted or deleted, steady
-  // for a settled application, whose resources would wake it anyway if they were edited.
-  poll: { steadySeconds: 600, pendingSeconds: 10 },
+  // for a settled application, whose resources would wake it anyway if they were edited. The
+  // pending one is not short for that reason: a resource that fails for long (its cluster
+  // broken) backs off, and wakes the application when it changes; 10 s kept the application
+  // passing six times a minute for as long as that lasted.
+  poll: { steadySeconds: 600, pendingSeconds: 30 },
   // Its calls are to the control cluster's own API server, which answers in milliseconds.
   quickProviderCalls: true,
   compatibleApi: {

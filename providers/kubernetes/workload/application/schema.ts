@@ -106,8 +106,9 @@ export const KubernetesApplicationSpec = withRules(
       }),
       {
         rule: 'self.all(t, self.exists_one(u, u.metadata.name == t.metadata.name))',
+        // No `reason: FieldValueDuplicate`: with it the API server answers a bare "Duplicate
+        // value", without this message.
         message: 'resourceTemplates[].metadata.name must be unique: each names one KubernetesApplicationResource',
-        reason: 'FieldValueDuplicate',
       },
     ),
   }),

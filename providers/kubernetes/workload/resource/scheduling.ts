@@ -11,14 +11,14 @@ import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { groupOf } from '../../../../runtime/references/dependencies';
 import { KUBERNETES_CLUSTER_API_VERSION, kubernetesClusterApi } from '../cluster';
 import { kubernetesApplicationResourceApi, type ClusterReference } from './schema';
-import { resourceStatus } from './status';
+import { NOT_SCHEDULED, resourceStatus } from './status';
 
 const APPLICATION = { apiVersion: apiVersionOf(kubernetesApplicationResourceApi), kind: 'KubernetesApplication' };
 
 /** The resource is not scheduled (yet, or ever): its state stays Pending with this message. */
 export class NotScheduled extends ClassifiedError {
   constructor(why: string) {
-    super('MissingConfiguration', `not scheduled: ${why}`);
+    super('MissingConfiguration', `${NOT_SCHEDULED}${why}`);
   }
 }
 

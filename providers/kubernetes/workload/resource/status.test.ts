@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../../../apis/conditions';
 import type { ClusterReference } from './schema';
-import { resourceStatus, stateOf } from './status';
+import { NOT_SCHEDULED, resourceStatus, stateOf } from './status';
 
 const clusterRef: ClusterReference = {
   apiVersion: 'compute.crossplane.io/v1alpha1',
@@ -9,16 +9,24 @@ const clusterRef: ClusterReference = {
   namespace: 'complex',
   name: 'c',
 };
-const condition = (type: Condition['type'], status: Condition['status'], reason = 'Any'): Condition => ({
+const condition = (type: Condition['type'], status: Condition['status'], reason = 'Any', message?: string): Condition => ({
   type,
   status,
   reason,
   lastTransitionTime: '2026-01-01T00:00:00Z',
+  ...(message ? { message } : {}),
 });
+const notScheduled = condition('Synced', 'False', 'ReconcileError', `${NOT_SCHEDULED}its KubernetesApplication a is not scheduled yet`);
 
 describe('stateOf', () => {
   it.each([
-    ['no cluster yet, whatever the conditions', undefined, [condition('Synced', 'False', 'ReconcileError')], 'Pending'],
+    ['not scheduled yet', undefined, [notScheduled], 'Pending'],
+    [
+      'scheduled, but its cluster could not be reached, so none is recorded',
+      undefined,
+      [condition('Synced', 'False', 'ReconcileError', 'cannot read the kubeconfig Secret complex/c-conn: not found')],
+      'Failed',
+    ],
     ['no cluster in atProvider', { remote: { phase: 'Active' } }, [condition('Ready', 'True')], 'Pending'],
     ['scheduled, last pass failed', { clusterRef }, [condition('Ready', 'True'), condition('Synced', 'False', 'ReconcileError')], 'Failed'],
     ['scheduled and submitted', { clusterRef }, [condition('Ready', 'True'), condition('Synced', 'True')], 'Submitted'],
