@@ -100,6 +100,13 @@ export function describeObjectConfig(mr: ConnectingObject): string {
  * the Secret and parsing the kubeconfig are cached as for a ProviderConfig (10 s, failures not
  * kept), keyed by the KubernetesCluster and the Secret it names now.
  */
+/** The KubernetesCluster a workload is scheduled to is not registered (any more). */
+export class KubernetesClusterGone extends ClassifiedError {
+  constructor(owner: string) {
+    super('MissingConfiguration', `cannot get ${owner}: not found`);
+  }
+}
+
 export async function connectToKubernetesCluster(
   cluster: KubernetesClusterRef,
   context: ConnectContext,
@@ -109,7 +116,7 @@ export async function connectToKubernetesCluster(
   const owner = `KubernetesCluster ${cluster.namespace}/${cluster.name}`;
   if (!context.readControlObject) throw new Error(`cannot read ${owner}: this worker cannot read objects of the control cluster`);
   const found = (await context.readControlObject(kubernetesClusterKey(cluster), dependent)) as KubernetesCluster | undefined;
-  if (!found) throw new ClassifiedError('MissingConfiguration', `cannot get ${owner}: not found`);
+  if (!found) throw new KubernetesClusterGone(owner);
   const secretName = found.spec?.writeConnectionSecretToRef?.name;
   if (!secretName) {
     throw new ClassifiedError(

@@ -62,9 +62,13 @@ const cluster = vi.hoisted(() => {
   return { objects, terminating, writes, released, FakeRemote };
 });
 vi.mock('../../remote/cluster', () => ({ RemoteCluster: cluster.FakeRemote }));
-vi.mock('../../cluster-connection', () => ({ connectToKubernetesCluster: vi.fn(async () => ({ key: 'c', kubeConfig: {} })) }));
+vi.mock('../../cluster-connection', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../cluster-connection')>()),
+  connectToKubernetesCluster: vi.fn(async () => ({ key: 'c', kubeConfig: {} })),
+}));
 
 const { kubernetesApplicationResourceConnector: connector } = await import('./client');
+const { KubernetesClusterGone, connectToKubernetesCluster } = await import('../../cluster-connection');
 
 const PASSWORD = 'aHVudGVyMg=='; // base64 of a password that must never come back out
 const clusterRef = { apiVersion: 'compute.crossplane.io/v1alpha1', kind: 'KubernetesCluster', namespace: 'complex', name: 'wp-cluster' };
@@ -271,6 +275,19 @@ describe('deleting', () => {
     expect(await client.delete(mr)).toMatchObject({ gone: true });
     expect(cluster.writes).toEqual([]);
     expect(remote('Deployment wordpress/wordpress')).toBeDefined();
+  });
+
+  it('of a resource whose KubernetesCluster was unregistered has nothing it could reach; one not being deleted fails', async () => {
+    const gone = new KubernetesClusterGone('KubernetesCluster complex/wp-cluster');
+    vi.mocked(connectToKubernetesCluster).mockRejectedValueOnce(gone).mockRejectedValueOnce(gone);
+    const deleting = resource({ deleting: true });
+    const client = await connect(deleting);
+    expect(await client.observe(deleting)).toEqual({ resourceExists: false, resourceUpToDate: false });
+    expect(await client.delete(deleting)).toEqual({
+      summary: 'KubernetesCluster complex/wp-cluster is no longer registered: nothing can be reached to delete',
+      gone: true,
+    });
+    await expect(connect(resource())).rejects.toBe(gone);
   });
 
   it('of a resource never scheduled has nothing to wait for; one not being deleted is Pending', async () => {

@@ -17,7 +17,7 @@ import type {
   ExternalObservation,
 } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
-import { connectToKubernetesCluster } from '../../cluster-connection';
+import { KubernetesClusterGone, connectToKubernetesCluster } from '../../cluster-connection';
 import { RemoteCluster } from '../../remote/cluster';
 import { describeTarget, type DesiredObject } from '../../remote/target';
 import type { TargetKey } from '../../target-watches';
@@ -51,11 +51,32 @@ export const kubernetesApplicationResourceConnector: Connector<unknown, Resource
       if (error instanceof NotScheduled && mr.metadata.deletionTimestamp) return neverScheduled(mr, context);
       throw error;
     }
-    const connection = await connectToKubernetesCluster(cluster, context, mr as ManagedResource);
     const where = `KubernetesCluster ${cluster.namespace}/${cluster.name}`;
+    let connection;
+    try {
+      connection = await connectToKubernetesCluster(cluster, context, mr as ManagedResource);
+    } catch (error) {
+      // Unregistered while this resource was being deleted (`kubectl delete -f dir/` takes an
+      // application and its cluster at once): that cluster can no longer be reached, now or
+      // later, so waiting would hold the resource, and its application, for ever. Whatever it
+      // made there stays, as Crossplane's workload controller left it.
+      if (error instanceof KubernetesClusterGone && mr.metadata.deletionTimestamp) return unregistered(mr, context, where);
+      throw error;
+    }
     return new ResourceClient(new RemoteCluster(connection, `target cluster (${where})`, context.wake), cluster, where, context);
   },
 };
+
+function unregistered(mr: Resource, context: ConnectContext, where: string): ExternalClient<unknown, ResourceObservation> {
+  context.forgetControlObjects?.(mr.metadata.uid);
+  const refuse = () => Promise.reject(new ClassifiedError('MissingConfiguration', `${where} is no longer registered`));
+  return {
+    observe: async () => ({ resourceExists: false, resourceUpToDate: false }),
+    create: refuse,
+    update: refuse,
+    delete: async () => ({ summary: `${where} is no longer registered: nothing can be reached to delete`, gone: true }),
+  };
+}
 
 function neverScheduled(mr: Resource, context: ConnectContext): ExternalClient<unknown, ResourceObservation> {
   context.forgetControlObjects?.(mr.metadata.uid);
