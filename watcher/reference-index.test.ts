@@ -315,6 +315,21 @@ describe('ReferenceIndex.observe', () => {
     ]);
   });
 
+  // A watcher restarted after missing events lists its target first, then the dependent, which
+  // waits still: nothing woke it when the target turned Ready while the watcher was down.
+  it('wakes a dependent seen for the first time that waits for its references, once', () => {
+    const waiting = subnet('s1', { vpcIdRef: { name: 'a' } });
+    (waiting as { status: { conditions: { type: string; status: string }[] } }).status.conditions.push({
+      type: 'ReferencesResolved',
+      status: 'False',
+    });
+    const index = new ReferenceIndex((a) => declarations[a.kind]);
+    index.observe(...added(vpc('a', { ready: true, id: 'vpc-1' })));
+    expect(index.observe(...added(waiting)).map((w) => `${w.ref.kind}/${w.ref.name}`)).toEqual(['Subnet/s1']);
+    expect(index.observe(...modified(waiting))).toEqual([]); // seen before: its own events wake nobody
+    expect(wakesAfter([added(vpc('a', { ready: true }))], added(s1))).toEqual([]); // not waiting: nothing to wake
+  });
+
   it('wakes with the dependent\u2019s latest resourceVersion', () => {
     const woken = wakesAfter(
       [

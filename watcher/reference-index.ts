@@ -82,6 +82,11 @@ export class ReferenceIndex {
     }
     // Objects this one no longer names may be waiting to be deleted until it lets go.
     for (const k of before?.targets ?? []) if (!targets.includes(k)) wake.add(k);
+    // Seen for the first time by this watcher (it started, or restarted after missing events)
+    // while it waits for what it names: that may have become ready while nobody watched, and if
+    // it was listed before this object, no wake-up reached this object. Its own event, unchanged,
+    // tells its workflow nothing new; a wake-up makes it look, once.
+    if (!before && targets.length > 0 && waitsForReferences(obj)) return this.wakeUps(wake.add(key));
     return this.wakeUps(wake, key);
   }
 
@@ -125,7 +130,8 @@ export class ReferenceIndex {
     for (const d of known.dependencies) if (d.type === 'selector') this.selecting.get(scopeOf(d))?.delete(key);
   }
 
-  private wakeUps(keys: Set<string>, self: string): WakeUp[] {
+  /** Wake-ups for `keys`, leaving out `self` (an object is not woken by its own change). */
+  private wakeUps(keys: Set<string>, self?: string): WakeUp[] {
     const out: WakeUp[] = [];
     for (const k of keys) {
       const target = this.known.get(k);
@@ -137,6 +143,12 @@ export class ReferenceIndex {
     }
     return out;
   }
+}
+
+/** Whether its last pass found a reference it waits for (decide: ReferencesResolved=False). */
+function waitsForReferences(obj: KubernetesObject): boolean {
+  const conditions = (obj as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
+  return conditions.some((c) => c.type === 'ReferencesResolved' && c.status === 'False');
 }
 
 /** Ready, external name, deletion and labels: what any dependent may be waiting for. */
