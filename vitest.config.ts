@@ -9,7 +9,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['**/*.test.ts'],
-          exclude: ['**/node_modules/**', 'test/integration/**', 'test/stack/**', '**/*.integration.test.ts'],
+          exclude: ['**/node_modules/**', 'test/integration/**', 'test/stack/**', 'test/bad-input/**', '**/*.integration.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -17,7 +17,12 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/stack/**/*.test.ts', 'providers/**/*.integration.test.ts'],
+          include: [
+            'test/integration/**/*.test.ts',
+            'test/stack/**/*.test.ts',
+            'providers/**/*.integration.test.ts',
+            'test/bad-input/**/*.test.ts',
+          ],
           globalSetup: ['test/integration/global-setup.ts'],
           // Files share one API server, one Temporal and one moto; run them one at a time so a
           // 2-core machine is not oversubscribed and timings stay meaningful.

@@ -330,6 +330,17 @@ describe('ReferenceIndex.observe', () => {
     expect(wakesAfter([added(vpc('a', { ready: true }))], added(s1))).toEqual([]); // not waiting: nothing to wake
   });
 
+  // The dependents it waited for went while the watcher was down: nothing is left to wake it.
+  it('wakes an object seen for the first time whose deletion waits for dependents, once', () => {
+    const blocked = vpc('a', { deleting: true });
+    (blocked as { status: { conditions: { type: string; status: string; message?: string }[] } }).status.conditions = [
+      { type: 'Ready', status: 'False', message: 'waiting for dependents to be deleted first: Subnet team-a/s1' },
+    ];
+    const index = new ReferenceIndex((a) => declarations[a.kind]);
+    expect(index.observe(...added(blocked)).map((w) => `${w.ref.kind}/${w.ref.name}`)).toEqual(['VPC/a']);
+    expect(index.observe(...modified(blocked))).toEqual([]);
+  });
+
   it('wakes with the dependent\u2019s latest resourceVersion', () => {
     const woken = wakesAfter(
       [

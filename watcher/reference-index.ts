@@ -6,6 +6,7 @@
 // to wake; the workflows decide everything else. Rebuilt from the relist after a restart.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { EXTERNAL_NAME } from '../apis/annotations';
+import { WAITING_FOR_DEPENDENTS } from '../workflows/decide';
 import type { KindApi, ResourceRef } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
 import type { ReferenceDeclaration } from '../runtime/references/declaration';
@@ -83,10 +84,10 @@ export class ReferenceIndex {
     // Objects this one no longer names may be waiting to be deleted until it lets go.
     for (const k of before?.targets ?? []) if (!targets.includes(k)) wake.add(k);
     // Seen for the first time by this watcher (it started, or restarted after missing events)
-    // while it waits for what it names: that may have become ready while nobody watched, and if
-    // it was listed before this object, no wake-up reached this object. Its own event, unchanged,
-    // tells its workflow nothing new; a wake-up makes it look, once.
-    if (!before && targets.length > 0 && waitsForReferences(obj)) return this.wakeUps(wake.add(key));
+    // while it waits for other objects: what it waits for (a reference turning Ready, a
+    // dependent going) may have happened while nobody watched, and no wake-up reached it. Its own
+    // event, unchanged, tells its workflow nothing new; a wake-up makes it look, once.
+    if (!before && waitsForOthers(obj)) return this.wakeUps(wake.add(key));
     return this.wakeUps(wake, key);
   }
 
@@ -145,10 +146,17 @@ export class ReferenceIndex {
   }
 }
 
-/** Whether its last pass found a reference it waits for (decide: ReferencesResolved=False). */
-function waitsForReferences(obj: KubernetesObject): boolean {
-  const conditions = (obj as { status?: { conditions?: { type: string; status: string }[] } }).status?.conditions ?? [];
-  return conditions.some((c) => c.type === 'ReferencesResolved' && c.status === 'False');
+/**
+ * Whether its last pass waited for other objects: a reference not resolved yet
+ * (ReferencesResolved=False), or dependents to go before its deletion (decide.ts).
+ */
+function waitsForOthers(obj: KubernetesObject): boolean {
+  const conditions = (obj as { status?: { conditions?: { type: string; status: string; message?: string }[] } }).status?.conditions ?? [];
+  return conditions.some(
+    (c) =>
+      (c.type === 'ReferencesResolved' && c.status === 'False') ||
+      (c.type === 'Ready' && c.status === 'False' && (c.message ?? '').startsWith(WAITING_FOR_DEPENDENTS)),
+  );
 }
 
 /** Ready, external name, deletion and labels: what any dependent may be waiting for. */

@@ -127,7 +127,7 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
     if (blockers.length > 0) {
       // No delete call while dependents exist: the provider would refuse it (DependencyViolation)
       // or, worse, pull the ground from under them. Their release wakes us by signal.
-      const message = `waiting for dependents to be deleted first: ${blockers.join(', ')}`;
+      const message = `${WAITING_FOR_DEPENDENTS}${blockers.join(', ')}`;
       return { steps: [], conditions: [deleting(message), reconcileSuccess()], next: 'dependency', complete: false };
     }
     return { steps: [{ kind: 'delete' }], conditions: [deleting(), reconcileSuccess()], next: 'pending', complete: false };
@@ -192,6 +192,9 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
 }
 
 /** The Ready message of an object whose delete waits for a provider that fails. */
+/** How Ready's message starts while a deletion waits for dependents (the watcher looks for it). */
+export const WAITING_FOR_DEPENDENTS = 'waiting for dependents to be deleted first: ';
+
 export function deletionBlockedBy(error: string): string {
   return `cannot delete the external resource, retrying with backoff (deletionPolicy: Orphan would release the object and keep it): ${error}`;
 }

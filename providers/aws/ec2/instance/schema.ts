@@ -4,6 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
 import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
+import { AVAILABILITY_ZONE_IN_REGION } from '../subnet/schema';
 
 export const instanceApi = ec2KindApi({
   kind: 'Instance',
@@ -60,69 +61,81 @@ export const BlockDeviceMapping = Doc('A block device mapping, as RunInstances t
   virtualName: Type.Optional(DocString('An instance store volume, such as ephemeral0.', { maxLength: 32 })),
 });
 
-export const InstanceParameters = Doc('The desired state of the instance, in EC2\u2019s terms.', {
-  region: Region('instance'),
-  imageId: immutable(DocString('The ID of the AMI to launch, such as ami-0abcdef1234567890.', { minLength: 1, maxLength: 64 }), 'imageId'),
-  instanceType: DocString(
-    'The instance type, such as t3.micro. A change stops the instance, changes its type and starts it again, as EC2 requires.',
-    { minLength: 1, maxLength: 64 },
-  ),
-  subnetId: ImmutableId(
-    'subnetId',
-    'The ID of the subnet to launch into. Set it, or let subnetIdRef or subnetIdSelector fill it in; when all are empty EC2 picks a subnet of the default VPC.',
-  ),
-  securityGroupIds: Type.Optional(
-    Type.Array(DocString('The ID of a security group.', { maxLength: 64 }), {
-      maxItems: 16,
-      description:
-        'The IDs of the security groups of the instance\u2019s network interface. Set them, or let securityGroupIdRefs or securityGroupIdSelector fill them in; when empty EC2 uses the VPC\u2019s default group. A change applies in place.',
-    }),
-  ),
-  keyName: ImmutableId(
-    'keyName',
-    'The name of the key pair whose public key is installed for SSH. Set it, or let keyNameRef or keyNameSelector fill it in from a KeyPair.',
-  ),
-  userDataSecretRef: Type.Optional(
-    Doc(
-      'Where the user data is (such as a cloud-init script), as plain text: the value never appears in the spec, status, events or logs. EC2 runs it at first boot only, so a changed value is reported as drift that needs a new instance (delete and recreate this object), not applied.',
-      SecretKeySelector.properties,
+export const InstanceParameters = withRules(
+  Doc('The desired state of the instance, in EC2\u2019s terms.', {
+    region: Region('instance'),
+    imageId: immutable(
+      DocString('The ID of the AMI to launch, such as ami-0abcdef1234567890.', { minLength: 1, maxLength: 64 }),
+      'imageId',
     ),
-  ),
-  iamInstanceProfile: Type.Optional(immutable(IamInstanceProfile, 'iamInstanceProfile')),
-  privateIpAddress: Immutable(
-    DocString(
-      'The primary private IPv4 address, from the subnet\u2019s range. Set at creation; EC2 picks one when omitted, and the spec adopts it.',
-      {
-        maxLength: 15,
-      },
+    instanceType: DocString(
+      'The instance type, such as t3.micro. A change stops the instance, changes its type and starts it again, as EC2 requires.',
+      { minLength: 1, maxLength: 64 },
     ),
-    'privateIpAddress',
-  ),
-  ebsOptimized: Immutable(Type.Boolean({ description: 'Whether the instance is optimized for EBS I/O. Set at creation.' }), 'ebsOptimized'),
-  monitoring: Type.Optional(
-    Type.Boolean({ description: 'Whether detailed (one-minute) CloudWatch monitoring is enabled. EC2 defaults to false.' }),
-  ),
-  metadataOptions: Type.Optional(MetadataOptions),
-  blockDeviceMappings: Immutable(
-    Type.Array(BlockDeviceMapping, { maxItems: 16, description: 'The block device mappings of the instance. Set at creation.' }),
-    'blockDeviceMappings',
-  ),
-  availabilityZone: Immutable(
-    DocString(
-      'The Availability Zone to launch in, such as us-east-1a; it must be the subnet\u2019s. Set at creation; EC2 picks one when omitted, and the spec adopts it.',
-      { maxLength: 64 },
+    subnetId: ImmutableId(
+      'subnetId',
+      'The ID of the subnet to launch into. Set it, or let subnetIdRef or subnetIdSelector fill it in; when all are empty EC2 picks a subnet of the default VPC.',
     ),
-    'availabilityZone',
-  ),
-  tenancy: Immutable(
-    Type.Union([Type.Literal('default'), Type.Literal('dedicated'), Type.Literal('host')], {
-      description:
-        'Whether the instance runs on shared (default) or single-tenant hardware. Set at creation; filled in from EC2 when omitted.',
-    }),
-    'tenancy',
-  ),
-  tags: Tags('instance'),
-});
+    securityGroupIds: Type.Optional(
+      Type.Array(DocString('The ID of a security group.', { maxLength: 64 }), {
+        maxItems: 16,
+        description:
+          'The IDs of the security groups of the instance\u2019s network interface. Set them, or let securityGroupIdRefs or securityGroupIdSelector fill them in; when empty EC2 uses the VPC\u2019s default group. A change applies in place.',
+      }),
+    ),
+    keyName: ImmutableId(
+      'keyName',
+      'The name of the key pair whose public key is installed for SSH. Set it, or let keyNameRef or keyNameSelector fill it in from a KeyPair.',
+    ),
+    userDataSecretRef: Type.Optional(
+      Doc(
+        'Where the user data is (such as a cloud-init script), as plain text: the value never appears in the spec, status, events or logs. EC2 runs it at first boot only, so a changed value is reported as drift that needs a new instance (delete and recreate this object), not applied.',
+        SecretKeySelector.properties,
+      ),
+    ),
+    iamInstanceProfile: Type.Optional(immutable(IamInstanceProfile, 'iamInstanceProfile')),
+    privateIpAddress: Immutable(
+      withRules(
+        DocString(
+          'The primary private IPv4 address, from the subnet\u2019s range. Set at creation; EC2 picks one when omitted, and the spec adopts it.',
+          {
+            maxLength: 15,
+          },
+        ),
+        { rule: 'isIP(self) && ip(self).family() == 4', message: 'privateIpAddress must be an IPv4 address, such as 10.0.1.10' },
+      ),
+      'privateIpAddress',
+    ),
+    ebsOptimized: Immutable(
+      Type.Boolean({ description: 'Whether the instance is optimized for EBS I/O. Set at creation.' }),
+      'ebsOptimized',
+    ),
+    monitoring: Type.Optional(
+      Type.Boolean({ description: 'Whether detailed (one-minute) CloudWatch monitoring is enabled. EC2 defaults to false.' }),
+    ),
+    metadataOptions: Type.Optional(MetadataOptions),
+    blockDeviceMappings: Immutable(
+      Type.Array(BlockDeviceMapping, { maxItems: 16, description: 'The block device mappings of the instance. Set at creation.' }),
+      'blockDeviceMappings',
+    ),
+    availabilityZone: Immutable(
+      DocString(
+        'The Availability Zone to launch in, such as us-east-1a; it must be the subnet\u2019s. Set at creation; EC2 picks one when omitted, and the spec adopts it.',
+        { maxLength: 64 },
+      ),
+      'availabilityZone',
+    ),
+    tenancy: Immutable(
+      Type.Union([Type.Literal('default'), Type.Literal('dedicated'), Type.Literal('host')], {
+        description:
+          'Whether the instance runs on shared (default) or single-tenant hardware. Set at creation; filled in from EC2 when omitted.',
+      }),
+      'tenancy',
+    ),
+    tags: Tags('instance'),
+  }),
+  AVAILABILITY_ZONE_IN_REGION,
+);
 export type InstanceParameters = Static<typeof InstanceParameters>;
 
 export const InstanceObservation = Doc('The instance as EC2 last reported it.', {

@@ -3,7 +3,7 @@
 // key is never in either: EC2 returns it once, from CreateKeyPair, and it goes to the
 // connection Secret named by spec.writeConnectionSecretToRef.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, immutable } from '../../../../apis/schema';
+import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
 import { ec2KindApi, Region, Tags } from '../fields';
 
 export const keyPairApi = ec2KindApi({
@@ -19,9 +19,13 @@ export const KeyPairParameters = Doc('The desired state of the key pair, in EC2\
   region: Region('key pair'),
   keyName: Type.Optional(
     immutable(
-      DocString(
-        'The name of the key pair, unique within the region: up to 255 ASCII characters. Set at creation; defaults to this object\u2019s name, and the spec adopts it. It is the key pair\u2019s external name.',
-        { minLength: 1, maxLength: 255 },
+      withRules(
+        DocString(
+          'The name of the key pair, unique within the region: up to 255 ASCII characters. Set at creation; defaults to this object\u2019s name, and the spec adopts it. It is the key pair\u2019s external name.',
+          { minLength: 1, maxLength: 255 },
+        ),
+        // EC2 takes ASCII only; a look-alike letter or an invisible one would name a key nobody can type.
+        { rule: "self.matches('^[ -~]+$')", message: 'keyName may contain only printable ASCII characters' },
       ),
       'keyName',
     ),
@@ -37,9 +41,18 @@ export const KeyPairParameters = Doc('The desired state of the key pair, in EC2\
   ),
   publicKeyMaterial: Type.Optional(
     immutable(
-      DocString(
-        'An OpenSSH public key (ssh-rsa or ssh-ed25519) to import instead of letting EC2 create the key pair. The private key then stays with you, and the connection Secret holds none.',
-        { minLength: 1, maxLength: 16384 },
+      withRules(
+        DocString(
+          'An OpenSSH public key (ssh-rsa or ssh-ed25519) to import instead of letting EC2 create the key pair. The private key then stays with you, and the connection Secret holds none.',
+          { minLength: 1, maxLength: 16384 },
+        ),
+        // The two types EC2 imports, in the one-line form ssh-keygen writes; a private key pasted
+        // here by mistake is refused before it is stored anywhere else.
+        {
+          rule: "self.matches(r'^(ssh-rsa|ssh-ed25519) [A-Za-z0-9+/]+={0,3}( [^\\n]*)?\\n?$')",
+          message:
+            'publicKeyMaterial must be an OpenSSH public key: ssh-rsa or ssh-ed25519, its base64 key, and an optional comment, on one line',
+        },
       ),
       'publicKeyMaterial',
     ),

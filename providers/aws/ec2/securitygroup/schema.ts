@@ -14,6 +14,14 @@ export const securityGroupApi = ec2KindApi({
   description: 'An AWS EC2 security group of a VPC, provisioned and kept in sync by Chronoplane. Its rules are SecurityGroupRule objects.',
 });
 
+/**
+ * What EC2 takes in a VPC security group's name and description (CEL, as a raw string). Anything
+ * else (a non-ASCII letter, a newline, a NUL) EC2 refuses at create, and moto takes and then
+ * cannot list; refused here, the mistake shows at once and names the field.
+ */
+const VPC_GROUP_CHARACTERS = "r'^[a-zA-Z0-9 ._:/()#,@\\[\\]+=&;{}!$*-]*$'";
+const VPC_GROUP_CHARACTERS_IN_WORDS = 'letters a-z and A-Z, digits, spaces and ._-:/()#,@[]+=&;{}!$*';
+
 export const SecurityGroupParameters = Doc('The desired state of the security group, in EC2\u2019s terms.', {
   region: Region('security group'),
   groupName: Type.Optional(
@@ -26,13 +34,17 @@ export const SecurityGroupParameters = Doc('The desired state of the security gr
         'groupName',
       ),
       { rule: "!self.startsWith('sg-')", message: 'groupName cannot start with sg-' },
+      { rule: `self.matches(${VPC_GROUP_CHARACTERS})`, message: `groupName may contain only ${VPC_GROUP_CHARACTERS_IN_WORDS}` },
     ),
   ),
   description: immutable(
-    DocString('A description of the security group, up to 255 characters. EC2 requires it and cannot change it after creation.', {
-      minLength: 1,
-      maxLength: 255,
-    }),
+    withRules(
+      DocString('A description of the security group, up to 255 characters. EC2 requires it and cannot change it after creation.', {
+        minLength: 1,
+        maxLength: 255,
+      }),
+      { rule: `self.matches(${VPC_GROUP_CHARACTERS})`, message: `description may contain only ${VPC_GROUP_CHARACTERS_IN_WORDS}` },
+    ),
     'description',
   ),
   vpcId: ImmutableId(

@@ -37,6 +37,7 @@ const Cidr = (field: string, family: 4 | 6, example: string, maxLength: number) 
   );
 
 const TCP_OR_UDP = "self.ipProtocol in ['tcp', 'udp', '6', '17']";
+const ICMP = "self.ipProtocol in ['icmp', 'icmpv6', '1', '58']";
 
 export const SecurityGroupRuleParameters = withRules(
   Doc('The desired state of the security group rule, in EC2\u2019s terms.', {
@@ -76,7 +77,14 @@ export const SecurityGroupRuleParameters = withRules(
       'prefixListId',
       'The ID of the managed prefix list the rule allows, such as pl-12345678. Exactly one of cidrIpv4, cidrIpv6, referencedGroupId and prefixListId is set.',
     ),
-    description: Type.Optional(DocString('A description of the rule, up to 255 characters. Can be changed.', { maxLength: 255 })),
+    description: Type.Optional(
+      withRules(DocString('A description of the rule, up to 255 characters. Can be changed.', { maxLength: 255 }), {
+        // What EC2 takes in a rule's description; anything else (a newline, a non-ASCII letter)
+        // it refuses, and moto takes and then cannot list.
+        rule: "self.matches(r'^[a-zA-Z0-9 ._:/()#,@\\[\\]+=;{}!$*-]*$')",
+        message: 'description may contain only letters a-z and A-Z, digits, spaces and ._-:/()#,@[]+=;{}!$*',
+      }),
+    ),
     tags: Tags('security group rule'),
   }),
   {
@@ -90,6 +98,11 @@ export const SecurityGroupRuleParameters = withRules(
   {
     rule: `!(${TCP_OR_UDP}) || !has(self.fromPort) || !has(self.toPort) || (self.fromPort >= 0 && self.fromPort <= self.toPort)`,
     message: 'for tcp and udp, fromPort must be between 0 and toPort',
+  },
+  {
+    // An ICMP type and code are a byte each; the port range the schema allows does not apply.
+    rule: `!(${ICMP}) || ((!has(self.fromPort) || self.fromPort <= 255) && (!has(self.toPort) || self.toPort <= 255))`,
+    message: 'for icmp and icmpv6, fromPort (the type) and toPort (the code) are -1 or 0 to 255',
   },
 );
 export type SecurityGroupRuleParameters = Static<typeof SecurityGroupRuleParameters>;

@@ -1,7 +1,7 @@
 // The Subnet API: forProvider mirrors EC2's CreateSubnet and ModifySubnetAttribute inputs,
 // atProvider mirrors DescribeSubnets output, with EC2's field names in camelCase (seed 001).
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, immutable, withRules } from '../../../../apis/schema';
+import { Doc, DocString, immutable, withRules, type CelRule } from '../../../../apis/schema';
 import { CidrBlockState, cidrNetworkRule, ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
 export const subnetApi = ec2KindApi({
@@ -12,40 +12,58 @@ export const subnetApi = ec2KindApi({
   description: 'An AWS EC2 subnet of a VPC, provisioned and kept in sync by Chronoplane.',
 });
 
-export const SubnetParameters = Doc('The desired state of the subnet, in EC2\u2019s terms.', {
-  region: Region('subnet'),
-  vpcId: ImmutableId('vpcId', 'The ID of the VPC the subnet belongs to. Set it, or let vpcIdRef or vpcIdSelector fill it in.'),
-  cidrBlock: withRules(
-    immutable(
-      DocString(
-        'The IPv4 network range of the subnet in CIDR notation, such as 10.0.1.0/24. It must lie within the VPC\u2019s range and not overlap its other subnets; EC2 accepts netmasks from /16 to /28.',
+/**
+ * A zone's name is its region's and a letter (us-east-1a), or a Local Zone's beside it
+ * (us-west-2-lax-1a): one of another region is a typo the API server can see. Used by Instance too.
+ */
+export const AVAILABILITY_ZONE_IN_REGION: CelRule = {
+  rule: '!has(self.availabilityZone) || self.availabilityZone.startsWith(self.region)',
+  message: 'availabilityZone must be a zone of the region: its name starts with the region\u2019s, as us-east-1a does with us-east-1',
+};
+
+export const SubnetParameters = withRules(
+  Doc('The desired state of the subnet, in EC2\u2019s terms.', {
+    region: Region('subnet'),
+    vpcId: ImmutableId('vpcId', 'The ID of the VPC the subnet belongs to. Set it, or let vpcIdRef or vpcIdSelector fill it in.'),
+    cidrBlock: withRules(
+      immutable(
+        DocString(
+          'The IPv4 network range of the subnet in CIDR notation, such as 10.0.1.0/24. It must lie within the VPC\u2019s range and not overlap its other subnets; EC2 accepts netmasks from /16 to /28.',
+        ),
+        'cidrBlock',
       ),
-      'cidrBlock',
+      cidrNetworkRule('cidrBlock', 4, '10.0.1.0/24'),
+      // EC2 refuses any other size at create, and moto takes a /29: refused here, the mistake
+      // shows at once and the same way against either.
+      {
+        rule: '!isCIDR(self) || (cidr(self).prefixLength() >= 16 && cidr(self).prefixLength() <= 28)',
+        message: 'cidrBlock is too large or too small: EC2 accepts netmasks from /16 to /28',
+      },
     ),
-    cidrNetworkRule('cidrBlock', 4, '10.0.1.0/24'),
-  ),
-  availabilityZone: Type.Optional(
-    immutable(
-      DocString(
-        'The Availability Zone of the subnet, such as us-east-1a. Set at creation; EC2 picks one when omitted, and the spec adopts it.',
-        {
-          maxLength: 64,
-        },
+    availabilityZone: Type.Optional(
+      immutable(
+        DocString(
+          'The Availability Zone of the subnet, such as us-east-1a. Set at creation; EC2 picks one when omitted, and the spec adopts it.',
+          {
+            maxLength: 64,
+          },
+        ),
+        'availabilityZone',
       ),
-      'availabilityZone',
     ),
-  ),
-  mapPublicIpOnLaunch: Type.Optional(
-    Type.Boolean({ description: 'Whether network interfaces created in the subnet get a public IPv4 address. EC2 defaults to false.' }),
-  ),
-  assignIpv6AddressOnCreation: Type.Optional(
-    Type.Boolean({
-      description:
-        'Whether network interfaces created in the subnet get an IPv6 address. EC2 defaults to false, and allows true only when the subnet has an IPv6 CIDR block.',
-    }),
-  ),
-  tags: Tags('subnet'),
-});
+    mapPublicIpOnLaunch: Type.Optional(
+      Type.Boolean({ description: 'Whether network interfaces created in the subnet get a public IPv4 address. EC2 defaults to false.' }),
+    ),
+    assignIpv6AddressOnCreation: Type.Optional(
+      Type.Boolean({
+        description:
+          'Whether network interfaces created in the subnet get an IPv6 address. EC2 defaults to false, and allows true only when the subnet has an IPv6 CIDR block.',
+      }),
+    ),
+    tags: Tags('subnet'),
+  }),
+  AVAILABILITY_ZONE_IN_REGION,
+);
 export type SubnetParameters = Static<typeof SubnetParameters>;
 
 export const SubnetIpv6CidrBlockAssociation = Doc('An IPv6 CIDR block associated with the subnet.', {
