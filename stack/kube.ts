@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureEtcd, ensureKubeBinaries } from './install';
 import { writeKubeconfig } from './kubeconfig';
-import { ensurePki, type Pki } from './pki';
+import { ensurePki, pkiPaths, type Pki } from './pki';
 import { ensureProcess, isRunning, stopProcess, type ManagedProcess } from './processes';
 import { httpProbe, waitUntilReady } from './readiness';
 
@@ -49,6 +49,9 @@ export function kubeLogFile(dir: string, component: KubeComponent): string {
 function pidFile(dir: string, component: KubeComponent): string {
   return join(dir, 'run', `${component}.pid`);
 }
+
+/** Where a component of the cluster in `dir` keeps its pid: to signal it from outside, as a chaos run does. */
+export const kubePidFile = pidFile;
 
 export async function startKubeCluster(options: KubeClusterOptions): Promise<KubeCluster> {
   const { dir, name, detached } = options;
@@ -128,6 +131,35 @@ export async function startKubeCluster(options: KubeClusterOptions): Promise<Kub
     throw error;
   }
   return { kubeconfigPath, server, processes, stop: () => stopKubeCluster(dir) };
+}
+
+/**
+ * Starts the cluster's kube-apiserver again, with the arguments it started with, if it is not
+ * running (a crash, or a chaos run's SIGKILL), and waits until it serves; etcd and the controller
+ * manager are left as they are, and the kubeconfigs are not rewritten, so readers never see
+ * them half-written. `options` are the ones the cluster was started with.
+ */
+export async function ensureKubeApiserver(options: KubeClusterOptions): Promise<void> {
+  const binaries = await ensureKubeBinaries();
+  const pki = pkiPaths(join(options.dir, 'pki'));
+  const apiserverSpec = {
+    name: 'kube-apiserver',
+    command: binaries.kubeApiserver,
+    args: apiserverArgs(options, pki),
+    logFile: kubeLogFile(options.dir, 'kube-apiserver'),
+    pidFile: pidFile(options.dir, 'kube-apiserver'),
+    detached: options.detached,
+  };
+  await ensureProcess(apiserverSpec);
+  await waitUntilReady({
+    name: 'kube-apiserver',
+    probe: httpProbe(`https://127.0.0.1:${options.apiserverPort}/readyz`, {
+      tls: { caFile: pki.caCert, certFile: pki.adminCert, keyFile: pki.adminKey },
+    }),
+    logFile: apiserverSpec.logFile,
+    pidFile: apiserverSpec.pidFile,
+    timeoutMs: 120_000,
+  });
 }
 
 /** Stops whatever of the cluster in `dir` is running; its etcd data stays. */

@@ -42,6 +42,9 @@ function pidFile(dir: string): string {
   return join(dir, 'run', 'moto.pid');
 }
 
+/** Where the server in `dir` keeps its pid: to signal it from outside, as a chaos run does. */
+export const motoPidFile = pidFile;
+
 export async function startMoto(options: MotoOptions): Promise<MotoServer> {
   const python = await ensureMotoVenv();
   await mkdir(options.dir, { recursive: true });

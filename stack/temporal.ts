@@ -39,6 +39,9 @@ function pidFile(dir: string): string {
   return join(dir, 'run', 'temporal.pid');
 }
 
+/** Where the server in `dir` keeps its pid: to signal it from outside, as a chaos run does. */
+export const temporalPidFile = pidFile;
+
 export async function startTemporal(options: TemporalOptions): Promise<TemporalServer> {
   const binary = await ensureTemporalBinary();
   await mkdir(options.dir, { recursive: true });

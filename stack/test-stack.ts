@@ -6,8 +6,8 @@
 // cluster.
 import { join } from 'node:path';
 import { bootstrapCluster } from './cluster-bootstrap';
-import { startKubeCluster } from './kube';
-import { startMoto } from './moto';
+import { startKubeCluster, type KubeClusterOptions } from './kube';
+import { startMoto, type MotoOptions } from './moto';
 import { freePort } from './ports';
 import {
   REMOTE_CLUSTER_SECRET_NAMESPACE,
@@ -18,7 +18,7 @@ import {
   startRemoteClusters,
   type RemoteClusterSpec,
 } from './remote-clusters';
-import { startTemporal } from './temporal';
+import { startTemporal, type TemporalOptions } from './temporal';
 
 export interface TestStackOptions {
   dir: string;
@@ -56,6 +56,11 @@ export interface TestStack {
   uiUrl: string;
   ec2Endpoint: string;
   remoteClusters: TestRemoteCluster[];
+  /**
+   * What each server was started with: given to startTemporal, startMoto or ensureKubeApiserver
+   * again, they start a killed server anew on the same port and state (a chaos run does).
+   */
+  startOptions: { kube: KubeClusterOptions; temporal: TemporalOptions; moto: MotoOptions };
   stop(): Promise<void>;
 }
 
@@ -72,17 +77,15 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     const [apiserverPort, etcdClientPort, etcdPeerPort] = [await nextPort(), await nextPort(), await nextPort()];
     remoteSpecs.push({ name, dir: join(options.dir, name), apiserverPort, etcdClientPort, etcdPeerPort });
   }
+  const startOptions = {
+    kube: { dir: join(options.dir, 'kube'), name: 'chronoplane-test', apiserverPort, etcdClientPort, etcdPeerPort, detached: false },
+    temporal: { dir: join(options.dir, 'temporal'), port: temporalPort, uiPort: temporalUiPort, detached: false },
+    moto: { dir: join(options.dir, 'moto'), port: motoPort, detached: false },
+  };
   const started = await Promise.allSettled([
-    startKubeCluster({
-      dir: join(options.dir, 'kube'),
-      name: 'chronoplane-test',
-      apiserverPort,
-      etcdClientPort,
-      etcdPeerPort,
-      detached: false,
-    }),
-    startTemporal({ dir: join(options.dir, 'temporal'), port: temporalPort, uiPort: temporalUiPort, detached: false }),
-    startMoto({ dir: join(options.dir, 'moto'), port: motoPort, detached: false }),
+    startKubeCluster(startOptions.kube),
+    startTemporal(startOptions.temporal),
+    startMoto(startOptions.moto),
     startRemoteClusters(remoteSpecs, false).then((clusters) => ({
       clusters,
       stop: async () => void (await Promise.allSettled(clusters.map((cluster) => cluster.stop()))),
@@ -131,6 +134,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
       kubeconfig: cluster.kubeconfig,
       secret: { namespace: REMOTE_CLUSTER_SECRET_NAMESPACE, name: remoteClusterSecretName(cluster.name) },
     })),
+    startOptions,
     stop,
   };
 }
