@@ -36,12 +36,14 @@ export function faultOf(
   return { ...fault, restart: () => restartPatiently(fault) };
 }
 
-const RESTART_ATTEMPTS = 3;
+const RESTART_ATTEMPTS = 5;
 
 /**
- * A restart that fails is tried again (and said so): the run is about Chronoplane converging, and
- * one server that did not come up on a loaded machine should not end an hour's run. The third
- * failure does.
+ * A restart that fails is tried again, a little later each time, and said so: the run is about
+ * Chronoplane converging, and one server that did not come up should not end a half-hour run.
+ * What has been seen is a bind failing (address in use) after the killed server was gone: its
+ * connections linger in TIME_WAIT (ensureKubeApiserver asks for SO_REUSEADDR for that reason),
+ * and the stack's ports come from the ephemeral range, where a client's own end may take one.
  */
 async function restartPatiently(fault: Fault): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -49,9 +51,13 @@ async function restartPatiently(fault: Fault): Promise<void> {
       return await fault.restart();
     } catch (error) {
       if (attempt >= RESTART_ATTEMPTS) throw error;
-      console.warn(
-        `restarting the ${fault.kind} failed (attempt ${attempt} of ${RESTART_ATTEMPTS}), trying again: ${String(error).split('\n')[0]}`,
-      );
+      // The first line says what failed; the last, usually the server's own last words, why.
+      const lines = String(error)
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      const why = lines.length > 1 ? `${lines[0]} … ${lines.at(-1)}` : lines[0];
+      console.warn(`restarting the ${fault.kind} failed (attempt ${attempt} of ${RESTART_ATTEMPTS}), trying again: ${why}`);
+      await sleep(500 * 2 ** attempt);
     }
   }
 }

@@ -145,7 +145,9 @@ export async function ensureKubeApiserver(options: KubeClusterOptions): Promise<
   const apiserverSpec = {
     name: 'kube-apiserver',
     command: binaries.kubeApiserver,
-    args: apiserverArgs(options, pki),
+    // SO_REUSEADDR, which kube-apiserver leaves off by default: the killed server's connections
+    // linger in TIME_WAIT on its port for a minute, and without it the new one cannot bind.
+    args: [...apiserverArgs(options, pki), '--permit-address-sharing'],
     logFile: kubeLogFile(options.dir, 'kube-apiserver'),
     pidFile: pidFile(options.dir, 'kube-apiserver'),
     detached: options.detached,
