@@ -57,19 +57,22 @@ export async function readEc2CallCounts(ec2Endpoint: string): Promise<Ec2CallCou
   return parsed.counts;
 }
 
+/** No calls at all: what a summary starts from, and what summaries add up from. */
+export const emptyEc2CallSummary = (): Ec2CallSummary => ({
+  total: 0,
+  byAction: {},
+  errors: {},
+  errorsByAction: {},
+  dependencyViolations: 0,
+  motoSecondsByAction: {},
+});
+
 /** The calls made between two readings, optionally only those signed with `accessKeyId`. */
 export function summarizeEc2Calls(before: Ec2CallCount[], after: Ec2CallCount[], filter: { accessKeyId?: string } = {}): Ec2CallSummary {
   const keyOf = (c: Ec2CallCount) => JSON.stringify([c.accessKey, c.action, c.error]);
   const earlier = new Map(before.map((c) => [keyOf(c), c.count]));
   const earlierSeconds = new Map(before.map((c) => [keyOf(c), c.seconds]));
-  const summary: Ec2CallSummary = {
-    total: 0,
-    byAction: {},
-    errors: {},
-    errorsByAction: {},
-    dependencyViolations: 0,
-    motoSecondsByAction: {},
-  };
+  const summary = emptyEc2CallSummary();
   for (const call of after) {
     if (filter.accessKeyId !== undefined && call.accessKey !== filter.accessKeyId) continue;
     const count = call.count - (earlier.get(keyOf(call)) ?? 0);

@@ -2,19 +2,18 @@
 // default ClusterProviderConfig signs with. moto keeps its counts in memory, so a round that
 // kills moto reads them right before each kill and adds up the pieces; calls made in the
 // milliseconds between that read and the kill are not counted.
-import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from '../bench/ec2-call-counter';
+import {
+  emptyEc2CallSummary,
+  readEc2CallCounts,
+  summarizeEc2Calls,
+  type Ec2CallCount,
+  type Ec2CallSummary,
+} from '../bench/ec2-call-counter';
 
 /** stack/cluster-bootstrap.ts gives ClusterProviderConfig `default` this key; the example names no other. */
 export const DEFAULT_PROVIDER_CONFIG_ACCESS_KEY_ID = 'testing';
 
-export const emptySummary = (): Ec2CallSummary => ({
-  total: 0,
-  byAction: {},
-  errors: {},
-  errorsByAction: {},
-  dependencyViolations: 0,
-  motoSecondsByAction: {},
-});
+export const emptySummary = emptyEc2CallSummary;
 
 /** Two summaries of calls added up, as one. */
 export function addSummaries(a: Ec2CallSummary, b: Ec2CallSummary): Ec2CallSummary {

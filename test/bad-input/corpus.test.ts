@@ -8,6 +8,7 @@
 //    gets its condition within seconds, keeps it, and costs no more passes than backing off allows;
 // 4. everything is deleted, and nothing is stuck, nor left at EC2, in the target clusters, or in
 //    the corpus namespace.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlPlane, remoteKubectl } from '../integration/harness';
 import { leftovers } from '../integration/network';
@@ -50,7 +51,8 @@ const preparedCase = (c: BadInputCase): PreparedCase => {
   return prepared.get(c.name)!;
 };
 
-const pause = () => new Promise((resolve) => setTimeout(resolve, POLL_MS));
+/** The interval of the loops below, each of which waits for a condition (with a deadline). */
+const untilNextPoll = () => sleep(POLL_MS);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 beforeAll(async () => {
@@ -145,7 +147,7 @@ async function waitForReadyFirst(batch: PreparedCase[]): Promise<Map<string, str
       const allReady = p.readyFirst.every((r) => stored.get(keyOf(r.id))?.status?.conditions?.some(isReadyTrue));
       if (allReady) waiting.delete(name);
     }
-    if (waiting.size > 0) await pause();
+    if (waiting.size > 0) await untilNextPoll();
   }
   return new Map(
     [...waiting.values()].map((p) => {
@@ -258,7 +260,7 @@ describe('explained in a condition', () => {
           pending.delete(name);
         }
       }
-      if (pending.size > 0) await pause();
+      if (pending.size > 0) await untilNextPoll();
     }
 
     // One window for every object the corpus made: its passes at the start and at the end. A
@@ -267,7 +269,8 @@ describe('explained in a condition', () => {
       .filter((o) => o.managed)
       .map((o) => o.id);
     passes.start = await readPasses(plane.temporal, managed);
-    await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000));
+    // Passes per minute need a minute: the one duration in this file that is the measurement.
+    await sleep(WINDOW_SECONDS * 1000);
     passes.end = await readPasses(plane.temporal, managed);
     const listed = await listAll(subjects.map((s) => s.resource!));
     for (const p of batch) conditionResults.get(p.case.name)!.atWindowEnd = listed.get(keyOf(p.subject.id));
@@ -354,7 +357,7 @@ describe('deletion', () => {
         });
         return { stuck: `${what}: ${left.length} not gone within ${DELETION_DEADLINE_SECONDS} s: ${stuck.join('; ')}` };
       }
-      await pause();
+      await untilNextPoll();
     }
   }
 
@@ -417,7 +420,7 @@ async function expectEventuallyEmpty(list: () => Promise<string[]>, where: strin
   const deadline = Date.now() + GARBAGE_COLLECTION_SECONDS * 1000;
   let left = await list();
   while (left.length > 0 && Date.now() < deadline) {
-    await pause();
+    await untilNextPoll();
     left = await list();
   }
   expect(left, `left in ${where}`).toEqual([]);
