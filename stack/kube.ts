@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { ensureEtcd, ensureKubeBinaries } from './install';
 import { writeKubeconfig } from './kubeconfig';
 import { ensurePki, pkiPaths, type Pki } from './pki';
-import { ensureProcess, isRunning, stopProcess, type ManagedProcess } from './processes';
-import { httpProbe, waitUntilReady } from './readiness';
+import { isRunning, stopProcess, type ManagedProcess } from './processes';
+import { httpProbe, startUntilReady } from './readiness';
 
 export interface KubeClusterOptions {
   /** Holds pki/, etcd data, kubeconfig, logs/ and run/; state survives restarts. */
@@ -89,41 +89,26 @@ export async function startKubeCluster(options: KubeClusterOptions): Promise<Kub
 
   const processes: ManagedProcess[] = [];
   try {
-    const etcdSpec = spec('etcd', etcd, etcdArgs(options));
-    processes.push(await ensureProcess(etcdSpec));
-    await waitUntilReady({
-      name: 'etcd',
-      probe: httpProbe(`http://127.0.0.1:${options.etcdClientPort}/health`),
-      logFile: etcdSpec.logFile,
-      pidFile: etcdSpec.pidFile,
-      timeoutMs: 30_000,
-    });
-
-    const apiserverSpec = spec('kube-apiserver', binaries.kubeApiserver, apiserverArgs(options, pki));
-    processes.push(await ensureProcess(apiserverSpec));
-    await waitUntilReady({
-      name: 'kube-apiserver',
-      probe: httpProbe(`${server}/readyz`, { tls: adminTls }),
-      logFile: apiserverSpec.logFile,
-      pidFile: apiserverSpec.pidFile,
-      timeoutMs: 120_000,
-    });
-
-    const controllerManagerSpec = spec(
-      'kube-controller-manager',
-      binaries.kubeControllerManager,
-      controllerManagerArgs(options, pki, controllerManagerKubeconfig),
+    processes.push(
+      await startUntilReady(spec('etcd', etcd, etcdArgs(options)), {
+        probe: httpProbe(`http://127.0.0.1:${options.etcdClientPort}/health`),
+        timeoutMs: 30_000,
+      }),
     );
-    processes.push(await ensureProcess(controllerManagerSpec));
+    processes.push(
+      await startUntilReady(spec('kube-apiserver', binaries.kubeApiserver, apiserverArgs(options, pki)), {
+        probe: httpProbe(`${server}/readyz`, { tls: adminTls }),
+        timeoutMs: 120_000,
+      }),
+    );
     // It serves nothing we can probe (--secure-port=0); the service-account
     // controller creating default/default shows that it is connected and working.
-    await waitUntilReady({
-      name: 'kube-controller-manager',
-      probe: httpProbe(`${server}/api/v1/namespaces/default/serviceaccounts/default`, { tls: adminTls }),
-      logFile: controllerManagerSpec.logFile,
-      pidFile: controllerManagerSpec.pidFile,
-      timeoutMs: 60_000,
-    });
+    processes.push(
+      await startUntilReady(
+        spec('kube-controller-manager', binaries.kubeControllerManager, controllerManagerArgs(options, pki, controllerManagerKubeconfig)),
+        { probe: httpProbe(`${server}/api/v1/namespaces/default/serviceaccounts/default`, { tls: adminTls }), timeoutMs: 60_000 },
+      ),
+    );
   } catch (error) {
     // Leave nothing half-started behind a failed start in tests; a detached
     // start keeps what runs so that `status` and the logs can be inspected.
@@ -152,14 +137,10 @@ export async function ensureKubeApiserver(options: KubeClusterOptions): Promise<
     pidFile: pidFile(options.dir, 'kube-apiserver'),
     detached: options.detached,
   };
-  await ensureProcess(apiserverSpec);
-  await waitUntilReady({
-    name: 'kube-apiserver',
+  await startUntilReady(apiserverSpec, {
     probe: httpProbe(`https://127.0.0.1:${options.apiserverPort}/readyz`, {
       tls: { caFile: pki.caCert, certFile: pki.adminCert, keyFile: pki.adminKey },
     }),
-    logFile: apiserverSpec.logFile,
-    pidFile: apiserverSpec.pidFile,
     timeoutMs: 120_000,
   });
 }

@@ -7,8 +7,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureMotoVenv } from './install';
 import { repoRoot } from './paths';
-import { ensureProcess, isRunning, stopProcess, type ManagedProcess } from './processes';
-import { httpProbe, waitUntilReady } from './readiness';
+import { isRunning, stopProcess, type ManagedProcess } from './processes';
+import { httpProbe, startUntilReady } from './readiness';
 
 export interface MotoOptions {
   /** Holds journal.jsonl (moto's state), logs/ and run/. */
@@ -57,20 +57,11 @@ export async function startMoto(options: MotoOptions): Promise<MotoServer> {
     pidFile: pidFile(options.dir),
     detached: options.detached,
   };
-  const serverProcess = await ensureProcess(spec);
-  try {
-    await waitUntilReady({
-      name: 'moto',
-      // moto's dashboard page: static, cheap, and served only once replay is done.
-      probe: httpProbe(`${endpoint}/moto-api/`),
-      logFile: spec.logFile,
-      pidFile: spec.pidFile,
-      timeoutMs: 60_000,
-    });
-  } catch (error) {
-    if (!options.detached) await serverProcess.stop();
-    throw error;
-  }
+  const serverProcess = await startUntilReady(spec, {
+    // moto's dashboard page: static, cheap, and served only once replay is done.
+    probe: httpProbe(`${endpoint}/moto-api/`),
+    timeoutMs: 60_000,
+  });
   return { endpoint, process: serverProcess, stop: () => stopMoto(options.dir) };
 }
 

@@ -57,6 +57,9 @@ export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
       child.once('spawn', () => resolvePid(child.pid!));
       child.once('error', (error) => reject(new Error(`could not start ${spec.name} (${spec.command}): ${error.message}`)));
     });
+    // The exit goes into the server's own log: a server that dies silently (a signal, the OOM
+    // killer) otherwise leaves no trace of why, and the log is where readiness errors point.
+    child.once('exit', (code, signal) => noteExit(spec.logFile, code, signal));
     if (spec.detached) {
       child.unref();
     } else {
@@ -67,6 +70,15 @@ export async function startProcess(spec: ProcessSpec): Promise<ManagedProcess> {
     return handle(spec, pid, false);
   } finally {
     closeSync(logFd);
+  }
+}
+
+function noteExit(logFile: string, code: number | null, signal: NodeJS.Signals | null): void {
+  const how = signal === null ? `with code ${code}` : `by signal ${signal}`;
+  try {
+    appendFileSync(logFile, `--- ${new Date().toISOString()} exited ${how}\n`);
+  } catch {
+    // The log's directory is gone (a test removed it after stopping the server): nothing to note.
   }
 }
 

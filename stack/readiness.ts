@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runningPidFromFile } from './processes';
+import { ensureProcess, runningPidFromFile, type ManagedProcess, type ProcessSpec } from './processes';
 
 /** Resolves true when the server is ready; false or a rejection mean "not yet". */
 export type Probe = () => Promise<boolean>;
@@ -73,7 +73,7 @@ export async function waitUntilReady(options: WaitOptions): Promise<void> {
   for (;;) {
     if (await options.probe().catch(() => false)) return;
     if (options.pidFile && (await runningPidFromFile(options.pidFile)) === undefined) {
-      throw new Error(`${options.name} exited before it was ready. Last lines of ${options.logFile}:\n${await logTail(options.logFile)}`);
+      throw new ExitedBeforeReadyError(`${options.name} exited before it was ready. Last lines of ${options.logFile}:\n${await logTail(options.logFile)}`);
     }
     if (Date.now() > deadline) {
       throw new Error(
@@ -81,6 +81,36 @@ export async function waitUntilReady(options: WaitOptions): Promise<void> {
       );
     }
     await sleep(250);
+  }
+}
+
+/** The server's process was gone before it answered (as opposed to: it never answered in time). */
+export class ExitedBeforeReadyError extends Error {}
+
+/**
+ * Starts `spec` unless it already runs, and waits until it is ready. A server that exits before
+ * it answers is started again, up to `attempts` starts in all: on a loaded machine one start can
+ * lose a race (a port held for a moment by a process on its way out, a kill), and one lost race
+ * should not fail a whole test run. A server that never answers is not started again; its log
+ * keeps every attempt. When it fails, a test's server is stopped and a detached one left. Because `ensureProcess` leaves a live process alone, a retry never
+ * starts a second copy of a server that was alive after all.
+ */
+export async function startUntilReady(
+  spec: ProcessSpec,
+  wait: { probe: Probe; timeoutMs?: number; name?: string },
+  attempts = 3,
+): Promise<ManagedProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await ensureProcess(spec);
+    try {
+      await waitUntilReady({ name: wait.name ?? spec.name, probe: wait.probe, timeoutMs: wait.timeoutMs, logFile: spec.logFile, pidFile: spec.pidFile });
+      return started;
+    } catch (error) {
+      if (error instanceof ExitedBeforeReadyError && attempt < attempts) continue;
+      // A detached server (npm run up) stays, so that `status` and its log can be inspected.
+      if (!spec.detached) await started.stop();
+      throw error;
+    }
   }
 }
 

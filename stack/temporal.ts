@@ -4,8 +4,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureTemporalBinary } from './install';
-import { ensureProcess, isRunning, stopProcess, type ManagedProcess } from './processes';
-import { httpProbe, tcpProbe, waitUntilReady } from './readiness';
+import { isRunning, stopProcess, type ManagedProcess } from './processes';
+import { httpProbe, startUntilReady, tcpProbe, waitUntilReady } from './readiness';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../workflows/search-attributes';
 
 export const TEMPORAL_NAMESPACE = 'default';
@@ -53,16 +53,9 @@ export async function startTemporal(options: TemporalOptions): Promise<TemporalS
     pidFile: pidFile(options.dir),
     detached: options.detached,
   };
-  const serverProcess = await ensureProcess(spec);
+  const serverProcess = await startUntilReady(spec, { name: 'temporal frontend', probe: tcpProbe('127.0.0.1', options.port), timeoutMs: 60_000 });
   const uiUrl = `http://127.0.0.1:${options.uiPort}`;
   try {
-    await waitUntilReady({
-      name: 'temporal frontend',
-      probe: tcpProbe('127.0.0.1', options.port),
-      logFile: spec.logFile,
-      pidFile: spec.pidFile,
-      timeoutMs: 60_000,
-    });
     await waitUntilReady({
       name: 'temporal UI',
       probe: httpProbe(uiUrl, { isReady: (status) => status > 0 && status < 500 }),
