@@ -137,6 +137,16 @@ export class ControlPlane {
   }
 
   /**
+   * One more worker or watcher on this file's task queue and namespace, for tests of several
+   * workers or of watchers that elect a leader. Its output joins `logs`; the caller stops it.
+   */
+  async spawnExtra(component: 'worker' | 'watcher', env: Record<string, string> = {}): Promise<ChildProcess> {
+    return component === 'worker'
+      ? this.spawnComponent('worker/main.ts', 'worker started', env)
+      : this.spawnComponent('watcher/main.ts', 'watcher started', env);
+  }
+
+  /**
    * A workflow's history with its payloads decrypted, as the Temporal UI shows it through the
    * codec endpoint. `temporal.workflow.getHandle(id).fetchHistory()` gives them encrypted.
    */
@@ -263,7 +273,7 @@ export class ControlPlane {
   }
 }
 
-async function stopChild(child: ChildProcess | undefined): Promise<void> {
+export async function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
