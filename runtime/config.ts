@@ -1,10 +1,19 @@
 // Configuration shared by the worker and the watcher, read from the environment once at start.
+import { temporalSettingsFromEnv, type TemporalSettings } from './temporal-connection';
+
 export interface ChronoplaneConfig {
+  /** How to reach Temporal; runtime/temporal-connection.ts reads it. */
+  temporal: TemporalSettings;
   temporalAddress: string;
   temporalNamespace: string;
   taskQueue: string;
   /** Port for Prometheus metrics; 0 turns the endpoint off. */
   metricsPort: number;
+  /**
+   * Where the metrics endpoint listens. Loopback by default, so a process on a shared host
+   * shows nothing to its neighbours; in a pod it must be 0.0.0.0 for the metrics Service.
+   */
+  metricsBindAddress: string;
   logLevel: string;
 }
 
@@ -14,11 +23,14 @@ export function loadConfig(component: 'worker' | 'watcher', env: NodeJS.ProcessE
     component === 'worker'
       ? { variable: 'CHRONOPLANE_WORKER_METRICS_PORT', port: 9465 }
       : { variable: 'CHRONOPLANE_WATCHER_METRICS_PORT', port: 9464 };
+  const temporal = temporalSettingsFromEnv(env);
   return {
-    temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
-    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    temporal,
+    temporalAddress: temporal.address,
+    temporalNamespace: temporal.namespace,
     taskQueue: env.CHRONOPLANE_TASK_QUEUE ?? 'chronoplane',
     metricsPort: numberFrom(env[metrics.variable], metrics.port),
+    metricsBindAddress: env.CHRONOPLANE_METRICS_BIND_ADDRESS || '127.0.0.1',
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

@@ -8,7 +8,7 @@ import { setUpWatcher } from './setup';
 
 const config = loadConfig('watcher');
 const logger = createLogger('watcher', config.logLevel);
-const connection = await Connection.connect({ address: config.temporalAddress });
+const connection = await Connection.connect(config.temporal.connectionOptions());
 // Its signals and workflow starts carry encrypted payloads, like everything the worker writes.
 const client = new Client({
   connection,

@@ -1,6 +1,6 @@
 // Prometheus metrics for the watcher, served on /metrics.
 import { createServer, type Server } from 'node:http';
-import { Counter, Registry, Summary, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, Summary, collectDefaultMetrics } from 'prom-client';
 
 export class WatcherMetrics {
   readonly registry = new Registry();
@@ -31,11 +31,27 @@ export class WatcherMetrics {
     registers: [this.registry],
   });
 
+  readonly leader = new Gauge({
+    name: 'chronoplane_watcher_leader',
+    help: 'Whether this watcher holds the leader Lease and signals (1), or follows (0). Always 1 without leader election.',
+    registers: [this.registry],
+  });
+  readonly leadershipTransitions = new Counter({
+    name: 'chronoplane_watcher_leadership_transitions_total',
+    help: 'Times this watcher became the leader (change="acquired") or stopped being it (change="lost").',
+    labelNames: ['change'],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  serve(port: number): Server {
+  /**
+   * Serves /metrics and /healthz. A port already taken (a second embedded watcher on one host)
+   * is logged by `onError` and leaves the process running: metrics are not worth a crash.
+   */
+  serve(port: number, host = '127.0.0.1', onError: (error: Error) => void = () => undefined): Server {
     const server = createServer(async (req, res) => {
       if (req.url === '/metrics') {
         res.setHeader('Content-Type', this.registry.contentType);
@@ -47,6 +63,7 @@ export class WatcherMetrics {
         res.end();
       }
     });
-    return server.listen(port, '127.0.0.1');
+    server.on('error', onError);
+    return server.listen(port, host);
   }
 }

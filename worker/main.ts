@@ -30,7 +30,7 @@ if (config.metricsPort > 0) {
   Runtime.install({
     telemetryOptions: {
       logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
-      metrics: { prometheus: { bindAddress: `127.0.0.1:${config.metricsPort}` } },
+      metrics: { prometheus: { bindAddress: `${config.metricsBindAddress}:${config.metricsPort}` } },
     },
   });
 }
@@ -38,7 +38,7 @@ if (config.metricsPort > 0) {
 const failpoint = process.env.CHRONOPLANE_FAILPOINT === 'exit-after-external-create';
 const kubeConfig = loadKubeConfig();
 const kube = new KubeAccess(kubeConfig);
-const connection = await NativeConnection.connect({ address: config.temporalAddress });
+const connection = await NativeConnection.connect(config.temporal.connectionOptions());
 const client = new Client({ connection, namespace: config.temporalNamespace, dataConverter });
 // Embedded, the watcher signals from this process, fed by the object cache's informers, and
 // leaves out the watch events of this process's own writes.
