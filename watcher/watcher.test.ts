@@ -70,3 +70,67 @@ describe('watcher embedded in the worker', () => {
     expect(signalled).toContain('VPC.ec2.aws.chronoplane.io/team-a/net');
   });
 });
+
+describe('watcher under leader election', () => {
+  const elected = (signalled: string[]) =>
+    new Watcher({
+      kubeConfig: new KubeConfig(),
+      client: recordingClient(signalled),
+      taskQueue: 'test',
+      kinds: [vpcApi],
+      logger: pino({ level: 'silent' }),
+      leaderElection: true,
+    });
+
+  it('signals nothing as a follower, then every object it knows once it leads, and nothing once it lost', async () => {
+    const signalled: string[] = [];
+    const watcher = elected(signalled);
+    watcher.handleEvent(vpcApi, object('VPC', 'kept', '1', {}), 'ADDED');
+    watcher.handleEvent(vpcApi, object('VPC', 'changed', '2', {}), 'ADDED');
+    watcher.handleEvent(vpcApi, object('VPC', 'changed', '3', { cidrBlock: '10.0.0.0/16' }), 'MODIFIED');
+    watcher.handleEvent(vpcApi, object('VPC', 'gone', '4', {}), 'ADDED');
+    watcher.handleEvent(vpcApi, object('VPC', 'gone', '5', {}), 'DELETED');
+    await watcher.stop();
+    expect(signalled).toEqual([]);
+
+    expect(watcher.startLeading()).toBe(2);
+    await watcher.stop();
+    expect(signalled.sort()).toEqual(['VPC.ec2.aws.chronoplane.io/team-a/changed', 'VPC.ec2.aws.chronoplane.io/team-a/kept']);
+
+    signalled.length = 0;
+    watcher.stopLeading();
+    watcher.handleEvent(vpcApi, object('VPC', 'kept', '6', { cidrBlock: '10.1.0.0/16' }), 'MODIFIED');
+    await watcher.stop();
+    expect(signalled).toEqual([]);
+  });
+
+  it('trusts no memory of what it signalled when it leads again', async () => {
+    const signalled: string[] = [];
+    const watcher = elected(signalled);
+    watcher.startLeading();
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '1', {}), 'ADDED');
+    await watcher.stop();
+    watcher.stopLeading();
+    signalled.length = 0;
+
+    // Unchanged since it last signalled it: another leader may have missed what came between.
+    watcher.startLeading();
+    await watcher.stop();
+    expect(signalled).toEqual(['VPC.ec2.aws.chronoplane.io/team-a/net']);
+  });
+
+  it('signals every event at once without leader election', async () => {
+    const signalled: string[] = [];
+    const watcher = new Watcher({
+      kubeConfig: new KubeConfig(),
+      client: recordingClient(signalled),
+      taskQueue: 'test',
+      kinds: [vpcApi],
+      logger: pino({ level: 'silent' }),
+    });
+    expect(watcher.isLeading()).toBe(true);
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '1', {}), 'ADDED');
+    await watcher.stop();
+    expect(signalled).toEqual(['VPC.ec2.aws.chronoplane.io/team-a/net']);
+  });
+});

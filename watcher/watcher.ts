@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { KindApi } from '../runtime/managed-kind';
 import type { ReferenceDeclaration } from '../runtime/references/declaration';
-import { refFor } from '../runtime/managed-kind';
+import { refFor, workflowIdFor } from '../runtime/managed-kind';
 import { SignalFilter } from './signal-filter';
 import { watchKind, type KindWatch, type WatchHandler } from '../runtime/informers';
 import { Signaler } from './signaler';
@@ -29,13 +29,26 @@ export interface WatcherOptions {
    * still wake dependents, but their own workflow already knows them and hears nothing.
    */
   ownWrites?: Pick<OwnWrites, 'take'>;
+  /**
+   * Several watchers elect a leader (leader-election.ts): this one starts as a follower, which
+   * keeps its view of every object current but signals nothing until startLeading().
+   */
+  leaderElection?: boolean;
+}
+
+interface KnownObject {
+  api: KindApi;
+  obj: KubernetesObject;
 }
 
 export class Watcher {
-  private readonly signalFilter = new SignalFilter();
+  private signalFilter = new SignalFilter();
   private readonly signaler: Signaler;
-  private readonly references: ReferenceIndex;
+  private references: ReferenceIndex;
   private informers: KindWatch[] = [];
+  private leading: boolean;
+  /** With leader election: every object as last heard, by workflow id, for the relist of a new leader. */
+  private readonly known = new Map<string, KnownObject>();
 
   /**
    * For informers someone else runs (the worker's object cache, when the watcher is embedded
@@ -45,6 +58,7 @@ export class Watcher {
 
   constructor(private readonly options: WatcherOptions) {
     const { metrics, logger } = options;
+    this.leading = !options.leaderElection;
     this.references = new ReferenceIndex(options.referencesOf ?? (() => undefined));
     this.signaler = new Signaler(options.client, {
       taskQueue: options.taskQueue,
@@ -79,6 +93,32 @@ export class Watcher {
     logger.info({ kinds: kinds.map((k) => `${k.kind}.${k.group}`), namespace: this.options.namespace ?? '(all)' }, 'watcher started');
   }
 
+  /**
+   * Becomes the one that signals. It trusts no memory of what was signalled, its own or the
+   * previous leader's: like a watcher that has just started and lists, it signals every object it
+   * knows, so whatever changed while nobody signalled is reconciled now rather than at a poll.
+   * A workflow that has seen an object's resourceVersion already ignores its event. Returns how
+   * many objects it signalled.
+   */
+  startLeading(): number {
+    if (this.leading) return 0;
+    this.leading = true;
+    this.signalFilter = new SignalFilter();
+    this.references = new ReferenceIndex(this.options.referencesOf ?? (() => undefined));
+    const receivedAt = Date.now();
+    for (const { api, obj } of this.known.values()) this.signal(api, obj, 'ADDED', receivedAt);
+    return this.known.size;
+  }
+
+  /** Stops signalling at once; events are still heard, for the next startLeading(). */
+  stopLeading(): void {
+    this.leading = false;
+  }
+
+  isLeading(): boolean {
+    return this.leading;
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.informers.map((i) => i.stop()));
     await this.signaler.drained();
@@ -87,7 +127,18 @@ export class Watcher {
   private onEvent(api: KindApi, obj: KubernetesObject, type: ResourceEvent['type']): void {
     const uid = obj.metadata?.uid;
     if (!uid) return;
-    const receivedAt = Date.now();
+    if (this.options.leaderElection) this.remember(api, obj, type);
+    if (this.leading) this.signal(api, obj, type, Date.now());
+  }
+
+  private remember(api: KindApi, obj: KubernetesObject, type: ResourceEvent['type']): void {
+    const key = workflowIdFor(refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!));
+    if (type === 'DELETED') this.known.delete(key);
+    else this.known.set(key, { api, obj });
+  }
+
+  private signal(api: KindApi, obj: KubernetesObject, type: ResourceEvent['type'], receivedAt: number): void {
+    const uid = obj.metadata!.uid!;
     for (const wake of this.references.observe(api, obj, type)) this.signaler.enqueue({ ...wake, receivedAt });
     const ours = type === 'MODIFIED' && this.options.ownWrites?.take(uid, obj.metadata?.resourceVersion) === true;
     if (!this.signalFilter.admit(obj, type) || ours) return;
