@@ -25,9 +25,12 @@ function setUp(stored: ManagedResource, cached: ManagedResource) {
       calls.push('get');
       return structuredClone(stored);
     },
-    async replace(_ref: unknown, mr: ManagedResource) {
-      calls.push(`replace ${mr.metadata.finalizers?.join(',')}`);
-      return { ...mr, metadata: { ...mr.metadata, resourceVersion: '99' } };
+    // A merge patch carrying the read's resourceVersion: the API server's optimistic lock.
+    async patch(_ref: unknown, _uid: string, body: { metadata: { resourceVersion: string; finalizers: string[] } }) {
+      const { resourceVersion, finalizers } = body.metadata;
+      if (resourceVersion !== stored.metadata.resourceVersion) throw new ApiException(409, 'conflict', {}, {});
+      calls.push(`merge-patch ${finalizers.join(',')} at ${resourceVersion}`);
+      return { ...stored, metadata: { ...stored.metadata, finalizers, resourceVersion: '99' } };
     },
     async setFinalizersIfUnchanged(_ref: unknown, read: ManagedResource, finalizers: string[]) {
       calls.push('patch');
@@ -52,7 +55,7 @@ describe('addFinalizer', () => {
   it('reads the object fresh when the cached copy is stale, keeping the finalizer added since', async () => {
     const { calls, activities } = setUp(object('8', ['added-since']), object('7'));
     expect(await activities.addFinalizer(ref, 'u1')).toMatchObject({ resourceVersion: '99' });
-    expect(calls).toEqual(['patch', 'get', `replace added-since,${FINALIZER}`]);
+    expect(calls).toEqual(['patch', 'get', `merge-patch added-since,${FINALIZER} at 8`]);
   });
 
   it('removes it in one write from the cached object, keeping the others', async () => {
@@ -64,6 +67,6 @@ describe('addFinalizer', () => {
   it('removes it from a fresh read when the cached copy is stale', async () => {
     const { calls, activities } = setUp(object('8', ['added-since', FINALIZER]), object('7', [FINALIZER]));
     expect(await activities.removeFinalizer(ref, 'u1')).toBe(`removed finalizer ${FINALIZER}`);
-    expect(calls).toEqual(['patch', 'get', 'replace added-since']);
+    expect(calls).toEqual(['patch', 'get', 'merge-patch added-since at 8']);
   });
 });

@@ -21,6 +21,7 @@ import { toKubeEvent, type EventNote } from './events';
 import { isStatus, isTooLarge, type KubeAccess } from './kube';
 import { HeldValues } from './held-values';
 import { withMirrorNote, type MirrorLeftOut } from '../workflows/status';
+import { pollIntervalOf, RECONCILE_REQUESTED_AT } from '../runtime/reconcile-annotations';
 import { apiServerReads, type ObjectSource } from './object-cache';
 import { ConnectionPublisher } from './connection-secret';
 import { RecentObservations } from './recent-observations';
@@ -29,7 +30,7 @@ import type { OwnWrites } from './own-writes';
 
 export interface WriteBack {
   lateInitialized?: Record<string, unknown>;
-  status?: { conditions: Condition[]; atProvider?: unknown; observedGeneration: number };
+  status?: { conditions: Condition[]; atProvider?: unknown; observedGeneration: number; lastHandledReconcileAt?: string };
   events: EventNote[];
 }
 
@@ -163,6 +164,16 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
   }
 
   /**
+   * Sets the finalizers of a freshly read object, provided it is still the version read: a merge
+   * patch carrying the read's resourceVersion, which the API server checks (409 on a concurrent
+   * edit, and the step retries). A patch, not a replace, so the controller's role needs no
+   * `update` on kinds that never otherwise replace their objects.
+   */
+  function patchFinalizersOf(ref: ResourceRef, uid: string, read: ManagedResource, finalizers: string[]): Promise<ManagedResource> {
+    return kube.patch(ref, uid, { metadata: { resourceVersion: read.metadata.resourceVersion, finalizers } });
+  }
+
+  /**
    * Runs a uid-guarded write. When the API server refuses it, one read tells a successor under
    * the same name (or no object at all) from a real error: the workflow must learn that its
    * object is gone, not retry a write that can never apply. A local activity re-run after a
@@ -208,22 +219,17 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
           statusObservedGeneration: mr.status?.observedGeneration,
           // A large one (an Object's mirror of a big target) goes to history as a stand-in.
           atProvider: held.hold(kind.compatibleApi?.status ? kind.compatibleApi.status.read(mr.status ?? {}) : mr.status?.atProvider),
+          ...reconcileRequestOf(mr),
         } as const;
-        const poll: PollIntervals = {
-          steadySeconds: options.pollOverride?.steadySeconds ?? kind.poll.steadySeconds,
-          pendingSeconds: options.pollOverride?.pendingSeconds ?? kind.poll.pendingSeconds,
-          // Only a kind a sweep watches may let its settled resources wait on the safety net.
-          safetyNetSeconds: kind.bulkObservation
-            ? (options.pollOverride?.safetyNetSeconds ?? kind.poll.safetyNetSeconds ?? kind.poll.steadySeconds)
-            : undefined,
-        };
-        if (object.paused) return { found: true, object, poll };
+        const { poll, pollIntervalProblem } = pollIntervalsFor(kind, mr, options.pollOverride);
+        if (object.paused) return { found: true, object, poll, ...(pollIntervalProblem ? { pollIntervalProblem } : {}) };
         const { references, blockers, resolved } = await referencesOf(kind, mr, object.deleting);
         /** What the pass observed whatever the provider answers. */
         const passBasis = {
           found: true as const,
           object,
           poll,
+          ...(pollIntervalProblem ? { pollIntervalProblem } : {}),
           ...(kind.quickProviderCalls ? { quickProviderCalls: true } : {}),
           references,
           blockers,
@@ -280,8 +286,8 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         if (added) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: wrote(uid, added).metadata.resourceVersion };
         const mr = await current(ref, uid);
         if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present' };
-        mr.metadata.finalizers = [...(mr.metadata.finalizers ?? []), FINALIZER];
-        const written = wrote(uid, await kube.replace(ref, mr)); // optimistic lock: a concurrent edit makes this retry
+        const finalizers = [...(mr.metadata.finalizers ?? []), FINALIZER];
+        const written = wrote(uid, await patchFinalizersOf(ref, uid, mr, finalizers));
         return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion };
       });
     },
@@ -294,8 +300,12 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
         if (removed) return `removed finalizer ${FINALIZER}`;
         const mr = await kube.get(ref);
         if (!mr || mr.metadata.uid !== uid || !mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already removed';
-        mr.metadata.finalizers = mr.metadata.finalizers.filter((f) => f !== FINALIZER);
-        await kube.replace(ref, mr);
+        await patchFinalizersOf(
+          ref,
+          uid,
+          mr,
+          mr.metadata.finalizers.filter((f) => f !== FINALIZER),
+        );
         return `removed finalizer ${FINALIZER}`;
       });
     },
@@ -481,6 +491,40 @@ function deletesAtOnce(
     object.deletionPolicy === 'Delete' &&
     allows(object.managementPolicies, 'Delete')
   );
+}
+
+/**
+ * The kind's poll intervals, with the object's own steady interval when it asks for one
+ * (crossplane.io/poll-interval). An object with its own interval polls itself at it even when a
+ * sweep watches its kind: the sweep keeps the kind's interval.
+ */
+function pollIntervalsFor(
+  kind: ManagedKind,
+  mr: ManagedResource,
+  override: Partial<PollIntervals> | undefined,
+): { poll: PollIntervals; pollIntervalProblem?: string } {
+  const poll: PollIntervals = {
+    steadySeconds: override?.steadySeconds ?? kind.poll.steadySeconds,
+    pendingSeconds: override?.pendingSeconds ?? kind.poll.pendingSeconds,
+    // Only a kind a sweep watches may let its settled resources wait on the safety net.
+    safetyNetSeconds: kind.bulkObservation
+      ? (override?.safetyNetSeconds ?? kind.poll.safetyNetSeconds ?? kind.poll.steadySeconds)
+      : undefined,
+  };
+  const own = pollIntervalOf(mr.metadata.annotations);
+  if (own === undefined) return { poll };
+  const withOwn = own.seconds === undefined ? poll : { ...poll, steadySeconds: own.seconds, safetyNetSeconds: undefined };
+  return 'problem' in own ? { poll: withOwn, pollIntervalProblem: own.problem } : { poll: withOwn };
+}
+
+/** The reconcile request the object carries and the last one a pass recorded, where present. */
+function reconcileRequestOf(mr: ManagedResource): { reconcileRequestedAt?: string; lastHandledReconcileAt?: string } {
+  const requested = mr.metadata.annotations?.[RECONCILE_REQUESTED_AT];
+  const handled = (mr.status as { lastHandledReconcileAt?: unknown } | undefined)?.lastHandledReconcileAt;
+  return {
+    ...(requested !== undefined ? { reconcileRequestedAt: requested } : {}),
+    ...(typeof handled === 'string' ? { lastHandledReconcileAt: handled } : {}),
+  };
 }
 
 /** A kind with status fields of its own (CompatibleStatus) gets them in place of atProvider. */

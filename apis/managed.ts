@@ -116,5 +116,10 @@ export function managedStatus<A extends TSchema>(atProvider: A, ownFields?: TPro
       }),
     ),
     observedGeneration: Type.Optional(Type.Integer({ description: 'The metadata.generation last reconciled.' })),
+    lastHandledReconcileAt: Type.Optional(
+      Type.String({
+        description: 'The last crossplane.io/reconcile-requested-at value a reconcile pass has run for.',
+      }),
+    ),
   });
 }

@@ -19,6 +19,10 @@ export interface ObjectSnapshot {
   conditions: Condition[];
   statusObservedGeneration?: number;
   atProvider?: unknown;
+  /** The crossplane.io/reconcile-requested-at token, when the object carries one. */
+  reconcileRequestedAt?: string;
+  /** status.lastHandledReconcileAt: the last token a pass recorded. */
+  lastHandledReconcileAt?: string;
 }
 
 export interface ExternalSnapshot {
@@ -96,7 +100,10 @@ export type PassObservation =
       /** Absent when the resource is paused (nothing external is touched). */
       external?: ExternalSnapshot;
       externalError?: ProviderError;
+      /** The kind's intervals, or the object's own (crossplane.io/poll-interval). */
       poll: PollIntervals;
+      /** Why the object's crossplane.io/poll-interval cannot be honoured as written. */
+      pollIntervalProblem?: string;
       /** The kind's provider calls are quick enough to run as local activities (ManagedKind.quickProviderCalls). */
       quickProviderCalls?: boolean;
       /** Absent when the object refers to nothing. */

@@ -125,6 +125,39 @@ class ReleasingWorld extends World {
     };
   }
 }
+/**
+ * A world whose object carries Crossplane's per-object controls, as the real observe reports
+ * them: a reconcile request's token and the one status records, and a poll-interval annotation
+ * it cannot honour.
+ */
+class AnnotatedWorld extends World {
+  reconcileRequestedAt?: string;
+  lastHandledReconcileAt?: string;
+  pollIntervalProblem?: string;
+
+  override activities(): ReconcileActivities {
+    const activities = super.activities();
+    return {
+      ...activities,
+      observe: async (...args): Promise<PassObservation> => {
+        const seen = await activities.observe(...args);
+        if (!seen.found) return seen;
+        const { reconcileRequestedAt, lastHandledReconcileAt, pollIntervalProblem } = this;
+        return {
+          ...seen,
+          object: { ...seen.object, reconcileRequestedAt, lastHandledReconcileAt },
+          ...(pollIntervalProblem ? { pollIntervalProblem } : {}),
+        };
+      },
+      writeBack: async (ref, uid, outcome) => {
+        const written = await activities.writeBack(ref, uid, outcome);
+        if (outcome.status) this.lastHandledReconcileAt = outcome.status.lastHandledReconcileAt;
+        return written;
+      },
+    };
+  }
+}
+
 const brokenProviderConfig = { failureClass: 'MissingConfiguration' as const, message: 'cannot get ProviderConfig "gone": not found' };
 
 const lastPassDone = async (handle: Harness['handle']) => (await handle.query(stateQuery)).lastPass !== undefined;
@@ -562,6 +595,43 @@ describe('reconcile workflow', () => {
       expect(world.count('deleteExternal')).toBe(1);
       expect(world.external.size).toBe(0);
       expect(world.object).toBeUndefined();
+    });
+  });
+});
+
+describe('reconcile workflow and the per-object annotations', () => {
+  it('records a reconcile request in status once, with no other change, and keeps it in later writes', async () => {
+    const world = new AnnotatedWorld();
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      await eventually(async () => (await handle.query(stateQuery)).passes >= 2, 'the settling pass');
+      const writes = world.count('writeBack');
+      world.reconcileRequestedAt = 'token-1'; // the annotation edit, and its watch event
+      world.object!.resourceVersion += 1;
+      await signal();
+      await eventually(() => world.lastHandledReconcileAt === 'token-1', 'token-1 recorded');
+      expect(world.count('writeBack')).toBe(writes + 1);
+      await handle.executeUpdate(reconcileNowUpdate);
+      expect(world.count('writeBack')).toBe(writes + 1); // already recorded: nothing to write
+
+      world.external.set(world.object!.externalName!, { upToDate: false }); // a status write for another reason
+      world.object!.conditions = [];
+      await handle.executeUpdate(reconcileNowUpdate);
+      await eventually(() => world.count('writeBack') > writes + 1, 'another status write');
+      expect(world.lastHandledReconcileAt).toBe('token-1');
+    });
+  });
+
+  it('notes a poll interval it cannot honour in Synced, with one Warning event however many passes run', async () => {
+    const world = new AnnotatedWorld();
+    const problem = 'crossplane.io/poll-interval "soon" is not a duration';
+    world.pollIntervalProblem = problem;
+    await withWorkflow(world, async ({ handle }) => {
+      await eventually(() => world.condition('Synced')?.message?.includes(problem) === true, 'Synced to name the problem');
+      expect(world.condition('Synced')?.status).toBe('True');
+      await handle.executeUpdate(reconcileNowUpdate);
+      await handle.executeUpdate(reconcileNowUpdate);
+      expect(world.events.filter((e) => e.startsWith('Warning InvalidPollInterval'))).toEqual([`Warning InvalidPollInterval: ${problem}`]);
     });
   });
 });

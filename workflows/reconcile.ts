@@ -21,8 +21,8 @@ import {
 } from './decide';
 import type { EventNote } from '../activities/events';
 import { ReadyKey, SyncedKey } from './search-attributes';
-import { planWriteBack } from './status';
-import type { PassObservation } from './observation';
+import { planWriteBack, withSyncedNote } from './status';
+import type { ObjectSnapshot, PassObservation } from './observation';
 import { hasSeen, latestResourceVersion } from '../runtime/resource-version';
 
 // Reading the object, observing the provider and the idempotent writes to our own API server
@@ -279,8 +279,9 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     failure !== undefined &&
     plan.conditions.some((c) => c.type === 'Ready' && c.reason === 'Deleting') &&
     wf.patched(DELETION_WAITS_FOR_PROVIDER);
-  const conditions: ConditionUpdate[] =
+  const afterSteps: ConditionUpdate[] =
     failure === undefined ? plan.conditions : conditionsAfterFailure(plan, failure, { unreachable, deletionWaits });
+  const conditions = pollIntervalNoted(afterSteps, object, observation.pollIntervalProblem, events);
   if (failure !== undefined && failure !== state.lastEventMessage)
     events.push({ type: 'Warning', reason: 'ReconcileError', message: failure });
   state.lastEventMessage = failure;
@@ -315,6 +316,28 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
     return { summary, waitSeconds: 0, complete: false };
   }
   return { summary, waitSeconds: secondsUntilNextPass(next, sweptPoll(next, poll), state.consecutiveFailures), complete: false };
+}
+
+const INVALID_POLL_INTERVAL = 'InvalidPollInterval';
+
+/**
+ * An object whose crossplane.io/poll-interval cannot be honoured as written says so in Synced's
+ * message, and once in a Warning event: the pass itself succeeded, so Synced stays as it is and
+ * the object stays settled (a sweep does not wake it over and over).
+ */
+function pollIntervalNoted(
+  conditions: ConditionUpdate[],
+  object: ObjectSnapshot,
+  problem: string | undefined,
+  events: EventNote[],
+): ConditionUpdate[] {
+  if (problem === undefined) return conditions;
+  // Already said: in the status it wrote, or in the events a pass left to this one.
+  const known =
+    object.conditions.some((c) => c.type === 'Synced' && c.message?.includes(problem)) ||
+    events.some((e) => e.reason === INVALID_POLL_INTERVAL && e.message === problem);
+  if (!known) events.push({ type: 'Warning', reason: INVALID_POLL_INTERVAL, message: problem });
+  return withSyncedNote(conditions, problem);
 }
 
 /**

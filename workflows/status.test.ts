@@ -102,3 +102,32 @@ describe('sameJson', () => {
     expect(sameJson(undefined, {})).toBe(false);
   });
 });
+
+describe('planWriteBack and reconcile requests', () => {
+  const conditions = [available(), reconcileSuccess()];
+  const atProvider = { vpcId: 'vpc-1' };
+
+  it('records a new crossplane.io/reconcile-requested-at token even when nothing else changed', () => {
+    const object = { ...settled(atProvider), reconcileRequestedAt: 'token-2', lastHandledReconcileAt: 'token-1' };
+    expect(planWriteBack(object, atProvider, conditions, undefined, [], 't1')?.status).toMatchObject({
+      lastHandledReconcileAt: 'token-2',
+      conditions: object.conditions,
+    });
+  });
+
+  it('writes nothing for a token already recorded', () => {
+    const object = { ...settled(atProvider), reconcileRequestedAt: 'token-1', lastHandledReconcileAt: 'token-1' };
+    expect(planWriteBack(object, atProvider, conditions, undefined, [], 't1')).toBeUndefined();
+  });
+
+  it('keeps the recorded token in a status written for another reason (status is written whole)', () => {
+    const object = { ...settled(atProvider), reconcileRequestedAt: 'token-1', lastHandledReconcileAt: 'token-1' };
+    const status = planWriteBack(object, { vpcId: 'vpc-2' }, conditions, undefined, [], 't1')?.status;
+    expect(status).toMatchObject({ lastHandledReconcileAt: 'token-1', atProvider: { vpcId: 'vpc-2' } });
+  });
+
+  it('records no token for a paused object: no pass ran for it', () => {
+    const object = { ...settled(atProvider), paused: true, reconcileRequestedAt: 'token-2' };
+    expect(planWriteBack(object, atProvider, conditions, undefined, [], 't1')).toBeUndefined();
+  });
+});

@@ -33,20 +33,49 @@ export function planWriteBack(
     conditions = withMirrorNote(conditions, leftOut.note);
     nextAtProvider = undefined;
   }
+  const handled = reconcileRequestToRecord(object);
   const statusUnchanged =
     sameConditions(conditions, object.conditions) &&
     object.statusObservedGeneration === object.generation &&
-    sameJson(nextAtProvider, object.atProvider);
+    sameJson(nextAtProvider, object.atProvider) &&
+    handled === undefined;
   if (statusUnchanged && !lateInitialized && events.length === 0) return undefined;
+  const recorded = handled ?? object.lastHandledReconcileAt;
   return {
     lateInitialized,
-    status: statusUnchanged ? undefined : { conditions, atProvider: nextAtProvider, observedGeneration: object.generation },
+    status: statusUnchanged
+      ? undefined
+      : {
+          conditions,
+          atProvider: nextAtProvider,
+          observedGeneration: object.generation,
+          // Status is written whole: the token recorded before goes on being recorded.
+          ...(recorded !== undefined ? { lastHandledReconcileAt: recorded } : {}),
+        },
     events,
   };
 }
 
+/**
+ * The reconcile request this pass answers, when status does not record it yet: a pass that
+ * read the object with the token has run for it. A paused object runs no pass, so it records
+ * none: whoever waits for the token learns it was not honoured.
+ */
+export function reconcileRequestToRecord(
+  object: Pick<ObjectSnapshot, 'paused' | 'reconcileRequestedAt' | 'lastHandledReconcileAt'>,
+): string | undefined {
+  const requested = object.reconcileRequestedAt;
+  if (requested === undefined || object.paused || requested === object.lastHandledReconcileAt) return undefined;
+  return requested;
+}
+
 /** The conditions with Synced saying why status shows no observed state. */
 export function withMirrorNote(conditions: Condition[], note: string): Condition[] {
+  return withSyncedNote(conditions, note);
+}
+
+/** The conditions with `note` added to Synced's message (once). */
+export function withSyncedNote<C extends ConditionUpdate>(conditions: C[], note: string): C[] {
   return conditions.map((c) =>
     c.type !== 'Synced' || c.message?.endsWith(note) ? c : { ...c, message: c.message ? `${c.message}; ${note}` : note },
   );

@@ -54,10 +54,18 @@ describe('the KubernetesApplication API', () => {
     ]);
   });
 
-  it('has upstream’s status fields in place of atProvider', () => {
+  it('has upstream’s status fields in place of atProvider, and Crossplane 2’s lastHandledReconcileAt', () => {
     const status = at(root(), 'status');
     expect(Object.keys(status.properties ?? {}).sort()).toEqual(
-      ['clusterRef', 'conditions', 'desiredResources', 'observedGeneration', 'state', 'submittedResources'].sort(),
+      [
+        'clusterRef',
+        'conditions',
+        'desiredResources',
+        'lastHandledReconcileAt',
+        'observedGeneration',
+        'state',
+        'submittedResources',
+      ].sort(),
     );
     expect(at(status, 'state').enum).toEqual(['Pending', 'Scheduled', 'PartiallySubmitted', 'Submitted', 'Failed']);
     expect(at(status, 'desiredResources').type).toBe('integer');

@@ -72,9 +72,16 @@ describe('the KubernetesApplicationResource API', () => {
     for (const { message } of rules) expect(message).toMatch(/delete and recreate the KubernetesApplicationResource/);
   });
 
-  it('has upstream’s status fields in place of atProvider: state, clusterRef, remote', () => {
+  it('has upstream’s status fields in place of atProvider: state, clusterRef, remote; and Crossplane 2’s lastHandledReconcileAt', () => {
     const status = at(root(), 'status');
-    expect(Object.keys(status.properties!).sort()).toEqual(['clusterRef', 'conditions', 'observedGeneration', 'remote', 'state']);
+    expect(Object.keys(status.properties!).sort()).toEqual([
+      'clusterRef',
+      'conditions',
+      'lastHandledReconcileAt',
+      'observedGeneration',
+      'remote',
+      'state',
+    ]);
     expect(at(status, 'state').enum).toEqual(['Pending', 'Scheduled', 'Submitted', 'Failed']);
     expect(Object.keys(at(status, 'clusterRef').properties!)).toEqual(['apiVersion', 'kind', 'namespace', 'name']);
     expect(at(status, 'remote')['x-kubernetes-preserve-unknown-fields']).toBe(true);
