@@ -37,9 +37,10 @@ import { runMotoRequestCost } from './scenarios/moto-request-cost';
 import { runApplicationScale } from './scenarios/application';
 import { runObjectScale } from './scenarios/object-scale';
 import { runVpcScale } from './scenarios/vpc-scale';
+import { runWorkers } from './scenarios/workers';
 import { sideBySideTable } from './side-by-side';
 
-const SCENARIOS = ['all', 'vpc', 'object', 'application', 'network', 'provider-aws', 'moto'] as const;
+const SCENARIOS = ['all', 'vpc', 'object', 'application', 'network', 'provider-aws', 'moto', 'workers'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const { values } = parseArgs({
@@ -63,7 +64,7 @@ const { values } = parseArgs({
 const scenario = values.scenario as Scenario;
 if (!SCENARIOS.includes(scenario)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}, not ${values.scenario}`);
 const runs = (name: Exclude<Scenario, 'all'>) =>
-  scenario === name || (scenario === 'all' && name !== 'moto' && !(name === 'provider-aws' && values['no-peer']));
+  scenario === name || (scenario === 'all' && name !== 'moto' && name !== 'workers' && !(name === 'provider-aws' && values['no-peer']));
 const keep = values.keep;
 const count = Number(values.count);
 /** What the vpc and object scenarios share; the idle window's default is each one's own. */
@@ -76,6 +77,8 @@ const scale = {
 };
 
 if (runs('moto')) await runMotoRequestCost({ count, plain: !values['no-plain'] });
+// One worker, then two, on fresh servers each: what a second worker gains and costs (docs/scaling.md).
+if (runs('workers')) await runWorkers({ count, workerCounts: [1, 2], timeoutSeconds: scale.timeoutSeconds, keep });
 if (runs('vpc')) {
   await runVpcScale({ ...scale, idleWindowSeconds: Number(values['idle-window'] ?? 120), embeddedWatcher: values['embedded-watcher'] });
 }

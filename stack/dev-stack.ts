@@ -8,7 +8,18 @@
 import { join } from 'node:path';
 import { bootstrapCluster } from './cluster-bootstrap';
 import { DEV_CODEC_PORT, codecServerLogFile, codecServerRunning, codecServerUrl, startCodecServer, stopCodecServer } from './codec-server';
-import { CONTROLLERS, controllerLogFile, controllerRunning, startController, stopController } from './controllers';
+import {
+  controllerLogFile,
+  controllerRunning,
+  startController,
+  startWorkers,
+  stopController,
+  stopWorkers,
+  workerIndex,
+  workerInstances,
+  workersUnder,
+  type WorkerName,
+} from './controllers';
 import { ensureInstalled } from './install';
 import { KUBE_COMPONENTS, kubeComponentRunning, kubeconfigPathOf, kubeLogFile, startKubeCluster, stopKubeCluster } from './kube';
 import { motoLogFile, motoRunning, startMoto, stopMoto } from './moto';
@@ -32,6 +43,22 @@ import {
 import { startTemporal, stopTemporal, temporalLogFile, temporalRunning } from './temporal';
 
 export const DEV_CLUSTER_NAME = 'chronoplane';
+
+/** The first worker's metrics port; worker K serves its metrics on the K-1th port after it. */
+export const DEV_FIRST_WORKER_METRICS_PORT = 9465;
+
+/** CHRONOPLANE_WORKERS: how many worker processes `up` runs on the task queue (default 1). */
+export function workersWanted(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.CHRONOPLANE_WORKERS;
+  if (value === undefined || value === '') return 1;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`CHRONOPLANE_WORKERS must be a whole number of at least 1, not "${value}"`);
+  return count;
+}
+
+function workerMetricsPort(name: WorkerName): number {
+  return DEV_FIRST_WORKER_METRICS_PORT + workerIndex(name) - 1;
+}
 
 export interface DevStackLayout {
   root: string;
@@ -84,7 +111,7 @@ export interface DevStackEndpoints {
   remoteClusters: RemoteClusterEndpoint[];
 }
 
-export async function upDevStack(layout = devStackLayout()): Promise<DevStackEndpoints> {
+export async function upDevStack(layout = devStackLayout(), workers = workersWanted()): Promise<DevStackEndpoints> {
   await ensureInstalled();
   const payloadKeyFile = await ensurePayloadKeyFile(layout.root);
   const codecEndpoint = codecServerUrl(DEV_CODEC_PORT);
@@ -121,10 +148,13 @@ export async function upDevStack(layout = devStackLayout()): Promise<DevStackEnd
     kubeconfigPath: kube.kubeconfigPath,
     extra: { CHRONOPLANE_PAYLOAD_KEY_FILE: payloadKeyFile },
   };
-  const controllers = await Promise.all(
-    CONTROLLERS.map((controller) => startController(layout.controllersDir, controller, controllerEnvironment)),
-  );
-  for (const started of controllers) reportStart(started);
+  // Workers past the number wanted, left by an earlier `up` with more, stop first.
+  for (const name of await stopWorkers(layout.controllersDir, workers)) progress(`${name}: stopped (CHRONOPLANE_WORKERS=${workers})`);
+  const controllers = await Promise.all([
+    startWorkers(layout.controllersDir, workerInstances(workers, DEV_FIRST_WORKER_METRICS_PORT), controllerEnvironment),
+    startController(layout.controllersDir, 'watcher', controllerEnvironment).then((watcher) => [watcher]),
+  ]);
+  for (const started of controllers.flat()) reportStart(started);
 
   const exampleClusters = exampleKubernetesClusters(remotes);
   return {
@@ -155,7 +185,8 @@ function reportStart(started: ManagedProcess, cluster?: string): void {
 
 /** Stops everything in the reverse order of `up`. All state stays on disk. */
 export async function downDevStack(layout = devStackLayout()): Promise<void> {
-  for (const controller of [...CONTROLLERS].reverse()) await stopController(layout.controllersDir, controller);
+  await stopController(layout.controllersDir, 'watcher');
+  await stopWorkers(layout.controllersDir);
   await stopCodecServer(layout.codecDir);
   await stopMoto(layout.motoDir);
   await stopTemporal(layout.temporalDir);
@@ -205,13 +236,21 @@ export async function devStackStatus(layout = devStackLayout()): Promise<Compone
     logFile: codecServerLogFile(layout.codecDir),
   });
   for (const remote of layout.remoteClusters) statuses.push(...(await remoteClusterStatus(remote)));
-  for (const controller of CONTROLLERS) {
+  // Every worker with a pid file, also those an earlier `up` with more workers left; `worker` always.
+  const workers = new Set<WorkerName>(['worker', ...(await workersUnder(layout.controllersDir))]);
+  for (const worker of workers) {
     statuses.push({
-      name: controller,
-      running: await controllerRunning(layout.controllersDir, controller),
-      logFile: controllerLogFile(layout.controllersDir, controller),
+      name: worker,
+      running: await controllerRunning(layout.controllersDir, worker),
+      url: `http://127.0.0.1:${workerMetricsPort(worker)}/metrics`,
+      logFile: controllerLogFile(layout.controllersDir, worker),
     });
   }
+  statuses.push({
+    name: 'watcher',
+    running: await controllerRunning(layout.controllersDir, 'watcher'),
+    logFile: controllerLogFile(layout.controllersDir, 'watcher'),
+  });
   return statuses;
 }
 
