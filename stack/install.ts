@@ -2,8 +2,9 @@
 // warm one. Each ensure* function is idempotent: it checks a stamp (what was built
 // or installed, and from what) and only does work when that is missing or stale.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensureHelm } from './helm';
 import { binDir, cacheDir, repoRoot } from './paths';
 import { progress } from './progress';
 import { commandExists, runCommand } from './run-command';
@@ -18,6 +19,7 @@ const kubeCommands = ['kube-apiserver', 'kube-controller-manager'] as const;
 
 export interface InstalledTools {
   temporal: string;
+  helm: string;
   kubeApiserver: string;
   kubeControllerManager: string;
   etcd: string;
@@ -34,7 +36,8 @@ export async function ensureInstalled(): Promise<InstalledTools> {
   const temporal = await ensureTemporalBinary();
   const { kubeApiserver, kubeControllerManager } = await ensureKubeBinaries();
   const motoPython = await ensureMotoVenv();
-  return { temporal, kubeApiserver, kubeControllerManager, etcd, kubectl, motoPython };
+  const helm = await ensureHelm();
+  return { temporal, helm, kubeApiserver, kubeControllerManager, etcd, kubectl, motoPython };
 }
 
 export async function ensureTemporalBinary(): Promise<string> {
@@ -157,6 +160,85 @@ export async function ensureMotoVenv(): Promise<string> {
   });
   await writeFile(stamp, MOTO_VERSION);
   return python;
+}
+
+// Temporal's own server, for tests that want a Temporal cluster as operators run it rather than
+// the dev server. v1.30.8 is the newest release whose go.mod this machine's Go (1.26.8) accepts
+// without a toolchain switch (v1.30.9 and v1.31+ ask for go 1.26.10), and it has no replace
+// directives, so `go install pkg@version` builds it.
+export const TEMPORAL_SERVER_VERSION = 'v1.30.8';
+const TEMPORAL_SERVER_MODULE = 'go.temporal.io/server';
+
+export interface TemporalServerTools {
+  /** `temporal-server start --config-file …` */
+  server: string;
+  /** temporal-sql-tool: creates databases and applies the versioned schemas it embeds. */
+  sqlTool: string;
+}
+
+/** Builds the server and its SQL tool once (~15 min on 2 busy cores), then answers from the cache. */
+export const ensureTemporalServer = sharedWhileRunning(buildTemporalServerIfMissing);
+
+async function buildTemporalServerIfMissing(): Promise<TemporalServerTools> {
+  const home = join(cacheDir(), 'temporal-server', TEMPORAL_SERVER_VERSION);
+  const tools: TemporalServerTools = {
+    server: join(home, 'temporal-server'),
+    sqlTool: join(home, 'temporal-sql-tool'),
+  };
+  const stamp = join(home, 'build.stamp');
+  const wanted = `${TEMPORAL_SERVER_MODULE}@${TEMPORAL_SERVER_VERSION}`;
+  const built = (await isExecutable(tools.server)) && (await isExecutable(tools.sqlTool));
+  if (built && (await readStamp(stamp)) === wanted) return tools;
+
+  await ensureGo();
+  const logFile = join(cacheDir(), 'temporal-server-build.log');
+  progress(`building Temporal server ${TEMPORAL_SERVER_VERSION} and temporal-sql-tool (first run only, ~15 min)…`);
+  progress(`  build log: ${logFile}`);
+  await rm(home, { recursive: true, force: true });
+  const staging = join(home, 'gobin');
+  await mkdir(staging, { recursive: true });
+  await runCommand(
+    'nice',
+    [
+      '-n',
+      '19',
+      'go',
+      'install',
+      '-trimpath',
+      '-ldflags=-s -w',
+      ...['cmd/server', 'cmd/tools/sql'].map((cmd) => `${TEMPORAL_SERVER_MODULE}/${cmd}@${TEMPORAL_SERVER_VERSION}`),
+    ],
+    { env: { ...process.env, GOBIN: staging }, logFile },
+  );
+  await rename(join(staging, 'server'), tools.server);
+  await rename(join(staging, 'sql'), tools.sqlTool);
+  await rm(staging, { recursive: true, force: true });
+  await writeFile(stamp, wanted);
+  return tools;
+}
+
+/** Debian's PostgreSQL server; returns the directory of its programs (initdb, postgres). */
+export const ensurePostgres = sharedWhileRunning(installPostgresIfMissing);
+
+async function installPostgresIfMissing(): Promise<string> {
+  const found = await postgresBinDir();
+  if (found) return found;
+  progress('installing PostgreSQL (apt-get install postgresql)…');
+  await aptInstall('postgresql');
+  const installed = await postgresBinDir();
+  if (!installed) throw new Error('apt-get installed postgresql, but no /usr/lib/postgresql/<version>/bin/postgres was found');
+  return installed;
+}
+
+/** The newest /usr/lib/postgresql/<major>/bin that has a server, as Debian lays them out. */
+async function postgresBinDir(): Promise<string | undefined> {
+  const root = '/usr/lib/postgresql';
+  const majors = await readdir(root).catch(() => [] as string[]);
+  for (const major of majors.sort((a, b) => Number(b) - Number(a))) {
+    const bin = join(root, major, 'bin');
+    if ((await isExecutable(join(bin, 'postgres'))) && (await isExecutable(join(bin, 'initdb')))) return bin;
+  }
+  return undefined;
 }
 
 async function ensureGo(): Promise<void> {

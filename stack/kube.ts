@@ -3,8 +3,9 @@
 // accounts). Nothing runs pods; the cluster only stores and serves objects, which
 // is all a control plane of custom resources needs. The same function starts the
 // dev cluster, a second "remote" cluster, or a throwaway cluster for tests.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { ensureEtcd, ensureKubeBinaries } from './install';
 import { writeKubeconfig } from './kubeconfig';
 import { ensurePki, pkiPaths, type Pki } from './pki';
@@ -21,6 +22,12 @@ export interface KubeClusterOptions {
   etcdPeerPort: number;
   /** true: outlive this process (npm run up); false: die with it (tests). */
   detached: boolean;
+  /**
+   * Record every request of these user groups (for example `system:serviceaccounts:<ns>`) in
+   * the API server's audit log (kubeAuditLogFile), at the Metadata level: who did which verb on
+   * which resource, and the answer's code. Tests use it to show which verbs a role is used for.
+   */
+  auditUserGroups?: readonly string[];
 }
 
 export interface KubeCluster {
@@ -40,6 +47,25 @@ export type KubeComponent = (typeof KUBE_COMPONENTS)[number];
 
 export function kubeconfigPathOf(dir: string): string {
   return join(dir, 'kubeconfig');
+}
+
+/** The API server's audit log (JSON lines), when the cluster was started with `auditUserGroups`. */
+export function kubeAuditLogFile(dir: string): string {
+  return join(dir, 'logs', 'audit.log');
+}
+
+function auditPolicyFile(dir: string): string {
+  return join(dir, 'audit-policy.yaml');
+}
+
+/** Metadata of the named groups' requests, nothing of anyone else's (an audit policy's rules match in order). */
+function auditPolicy(userGroups: readonly string[]): string {
+  return stringify({
+    apiVersion: 'audit.k8s.io/v1',
+    kind: 'Policy',
+    omitStages: ['RequestReceived'],
+    rules: [{ level: 'Metadata', userGroups: [...userGroups] }, { level: 'None' }],
+  });
 }
 
 export function kubeLogFile(dir: string, component: KubeComponent): string {
@@ -77,6 +103,7 @@ export async function startKubeCluster(options: KubeClusterOptions): Promise<Kub
     clientCertFile: pki.controllerManagerCert,
     clientKeyFile: pki.controllerManagerKey,
   });
+  if (options.auditUserGroups) await writeFile(auditPolicyFile(dir), auditPolicy(options.auditUserGroups));
   const adminTls = { caFile: pki.caCert, certFile: pki.adminCert, keyFile: pki.adminKey };
   const spec = (component: KubeComponent, command: string, args: string[]) => ({
     name: component,
@@ -196,6 +223,15 @@ function apiserverArgs(options: KubeClusterOptions, pki: Pki): string[] {
     '--enable-priority-and-fairness=false',
     '--endpoint-reconciler-type=none',
     '--profiling=false',
+    ...(options.auditUserGroups
+      ? [
+          `--audit-policy-file=${auditPolicyFile(options.dir)}`,
+          `--audit-log-path=${kubeAuditLogFile(options.dir)}`,
+          '--audit-log-format=json',
+          // Written as requests complete, not batched, so a test reads what it just caused.
+          '--audit-log-mode=blocking',
+        ]
+      : []),
   ];
 }
 

@@ -22,14 +22,22 @@ describe('startUntilReady', () => {
   });
 
   function server(script: string): ProcessSpec {
-    return { name: 'server', command: '/bin/sh', args: ['-c', script], logFile: join(dir, 'server.log'), pidFile: join(dir, 'server.pid'), detached: false };
+    return {
+      name: 'server',
+      command: '/bin/sh',
+      args: ['-c', script],
+      logFile: join(dir, 'server.log'),
+      pidFile: join(dir, 'server.pid'),
+      detached: false,
+    };
   }
 
   it('starts a server again when its first start dies before it answers', async () => {
     const marker = join(dir, 'tried');
     const ready = join(dir, 'ready');
-    // The first start dies at once; the second serves (touches `ready`) and stays up.
-    const spec = server(`if [ -f ${marker} ]; then touch ${ready}; exec sleep 60; else touch ${marker}; exit 3; fi`);
+    // The first start dies at once; the second serves (touches `ready`) and stays up, as the
+    // shell its pid file names (an `exec` would make it another command, which counts as gone).
+    const spec = server(`if [ -f ${marker} ]; then touch ${ready}; while :; do sleep 1; done; else touch ${marker}; exit 3; fi`);
     const started = await startUntilReady(spec, { probe: fileProbe(ready), timeoutMs: 20_000 });
     expect(started.wasAlreadyRunning).toBe(false);
     const log = await readFile(spec.logFile, 'utf8');
@@ -39,7 +47,9 @@ describe('startUntilReady', () => {
 
   it('gives up after three starts, with the log that says how each ended', async () => {
     const spec = server('exit 7');
-    const failure = await startUntilReady(spec, { probe: fileProbe(join(dir, 'never')), timeoutMs: 20_000 }).catch((error: unknown) => error);
+    const failure = await startUntilReady(spec, { probe: fileProbe(join(dir, 'never')), timeoutMs: 20_000 }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(ExitedBeforeReadyError);
     expect(String(failure)).toContain('server exited before it was ready');
     const log = await readFile(spec.logFile, 'utf8');

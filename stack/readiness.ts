@@ -73,7 +73,9 @@ export async function waitUntilReady(options: WaitOptions): Promise<void> {
   for (;;) {
     if (await options.probe().catch(() => false)) return;
     if (options.pidFile && (await runningPidFromFile(options.pidFile)) === undefined) {
-      throw new ExitedBeforeReadyError(`${options.name} exited before it was ready. Last lines of ${options.logFile}:\n${await logTail(options.logFile)}`);
+      throw new ExitedBeforeReadyError(
+        `${options.name} exited before it was ready. Last lines of ${options.logFile}:\n${await logTail(options.logFile)}`,
+      );
     }
     if (Date.now() > deadline) {
       throw new Error(
@@ -103,7 +105,13 @@ export async function startUntilReady(
   for (let attempt = 1; ; attempt++) {
     const started = await ensureProcess(spec);
     try {
-      await waitUntilReady({ name: wait.name ?? spec.name, probe: wait.probe, timeoutMs: wait.timeoutMs, logFile: spec.logFile, pidFile: spec.pidFile });
+      await waitUntilReady({
+        name: wait.name ?? spec.name,
+        probe: wait.probe,
+        timeoutMs: wait.timeoutMs,
+        logFile: spec.logFile,
+        pidFile: spec.pidFile,
+      });
       return started;
     } catch (error) {
       if (error instanceof ExitedBeforeReadyError && attempt < attempts) continue;

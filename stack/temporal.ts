@@ -53,7 +53,11 @@ export async function startTemporal(options: TemporalOptions): Promise<TemporalS
     pidFile: pidFile(options.dir),
     detached: options.detached,
   };
-  const serverProcess = await startUntilReady(spec, { name: 'temporal frontend', probe: tcpProbe('127.0.0.1', options.port), timeoutMs: 60_000 });
+  const serverProcess = await startUntilReady(spec, {
+    name: 'temporal frontend',
+    probe: tcpProbe('127.0.0.1', options.port),
+    timeoutMs: 60_000,
+  });
   const uiUrl = `http://127.0.0.1:${options.uiPort}`;
   try {
     await waitUntilReady({

@@ -6,7 +6,7 @@
 // cluster.
 import { join } from 'node:path';
 import { bootstrapCluster } from './cluster-bootstrap';
-import { startKubeCluster, type KubeClusterOptions } from './kube';
+import { kubeAuditLogFile, startKubeCluster, type KubeClusterOptions } from './kube';
 import { startMoto, type MotoOptions } from './moto';
 import { freePort } from './ports';
 import {
@@ -30,6 +30,8 @@ export interface TestStackOptions {
    * cost it ~750 MB and some CPU that its figures should not include.
    */
   remoteClusters?: readonly string[];
+  /** Audit these user groups' requests to the control cluster (KubeClusterOptions.auditUserGroups). */
+  auditUserGroups?: readonly string[];
 }
 
 /** What a test needs of a remote cluster; plain data, so vitest can `provide` it. */
@@ -56,6 +58,8 @@ export interface TestStack {
   uiUrl: string;
   ec2Endpoint: string;
   remoteClusters: TestRemoteCluster[];
+  /** The control cluster's audit log; written only when started with `auditUserGroups`. */
+  kubeAuditLog: string;
   /**
    * What each server was started with: given to startTemporal, startMoto or ensureKubeApiserver
    * again, they start a killed server anew on the same port and state (a chaos run does).
@@ -78,7 +82,15 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     remoteSpecs.push({ name, dir: join(options.dir, name), apiserverPort, etcdClientPort, etcdPeerPort });
   }
   const startOptions = {
-    kube: { dir: join(options.dir, 'kube'), name: 'chronoplane-test', apiserverPort, etcdClientPort, etcdPeerPort, detached: false },
+    kube: {
+      dir: join(options.dir, 'kube'),
+      name: 'chronoplane-test',
+      apiserverPort,
+      etcdClientPort,
+      etcdPeerPort,
+      detached: false,
+      auditUserGroups: options.auditUserGroups,
+    },
     temporal: { dir: join(options.dir, 'temporal'), port: temporalPort, uiPort: temporalUiPort, detached: false },
     moto: { dir: join(options.dir, 'moto'), port: motoPort, detached: false },
   };
@@ -127,6 +139,7 @@ export async function startTestStack(options: TestStackOptions): Promise<TestSta
     temporalNamespace: temporal.value.namespace,
     uiUrl: temporal.value.uiUrl,
     ec2Endpoint: moto.value.endpoint,
+    kubeAuditLog: kubeAuditLogFile(startOptions.kube.dir),
     remoteClusters: remotes.value.clusters.map((cluster) => ({
       name: cluster.name,
       server: cluster.server,

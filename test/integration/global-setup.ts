@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureInstalled } from '../../stack/install';
 import { REMOTE_CLUSTER_NAMES, startTestStack } from '../../stack/test-stack';
 import { bundleWorkflowCode } from '../../stack/controllers';
+import { CONTROLLER_USER_GROUP } from '../../stack/controller-identity';
 import { MOTO_COUNT_REQUESTS_ENV } from '../../bench/ec2-call-counter';
 
 export default async function setup(project: TestProject) {
@@ -21,12 +22,15 @@ export default async function setup(project: TestProject) {
   // Every file starts its own workers (some start a dozen); bundled once, as `npm run up` does,
   // the workflow code spares each start a webpack build of 10 s or more on a busy machine.
   const [stack, workflowBundle] = await Promise.all([
-    startTestStack({ dir, bootstrap: true, remoteClusters: REMOTE_CLUSTER_NAMES }),
+    // The chart's ServiceAccount's requests are audited: least-privilege.test.ts reads which
+    // verbs a worker and watcher running as it used.
+    startTestStack({ dir, bootstrap: true, remoteClusters: REMOTE_CLUSTER_NAMES, auditUserGroups: [CONTROLLER_USER_GROUP] }),
     bundleWorkflowCode(join(dir, 'workflow-bundle.js')),
   ]);
   project.provide('kubeconfigPath', stack.kubeconfigPath);
   project.provide('temporalAddress', stack.temporalAddress);
   project.provide('ec2Endpoint', stack.ec2Endpoint);
+  project.provide('kubeAuditLog', stack.kubeAuditLog);
   project.provide('workflowBundle', workflowBundle);
   project.provide('remoteClusters', stack.remoteClusters);
   console.log(`integration stack up: Temporal UI ${stack.uiUrl}, kubeconfig ${stack.kubeconfigPath}`);

@@ -6,6 +6,8 @@ declare module 'vitest' {
     kubeconfigPath: string;
     temporalAddress: string;
     ec2Endpoint: string;
+    /** The control cluster's audit log: requests of the chart's ServiceAccount (stack/controller-identity.ts). */
+    kubeAuditLog: string;
     workflowBundle: string;
     /** remote-1 and remote-2: targets for Objects, each registered as a kubeconfig Secret. */
     remoteClusters: TestRemoteCluster[];
