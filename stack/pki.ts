@@ -58,11 +58,11 @@ export async function ensurePki(dir: string): Promise<Pki> {
   const pki = pkiPaths(dir);
   await mkdir(dir, { recursive: true, mode: 0o700 });
 
-  if (!(await exists(pki.caCert)) || !(await exists(pki.caKey))) {
+  if (!(await pathExists(pki.caCert)) || !(await pathExists(pki.caKey))) {
     // Certificates signed by a previous CA would no longer verify: start over.
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await createCa(pki);
+    await createCa(pki, '/CN=chronoplane-ca');
   }
   await ensureLeaf(pki, pki.apiserverCert, pki.apiserverKey, {
     subject: '/CN=kube-apiserver',
@@ -75,16 +75,23 @@ export async function ensurePki(dir: string): Promise<Pki> {
   });
   await ensureLeaf(pki, pki.adminCert, pki.adminKey, clientCert('/O=system:masters/CN=chronoplane-admin'));
   await ensureLeaf(pki, pki.controllerManagerCert, pki.controllerManagerKey, clientCert('/CN=system:kube-controller-manager'));
-  if (!(await exists(pki.serviceAccountKey)) || !(await exists(pki.serviceAccountPublicKey))) {
+  if (!(await pathExists(pki.serviceAccountKey)) || !(await pathExists(pki.serviceAccountPublicKey))) {
     await runCommand('openssl', ['genrsa', '-out', pki.serviceAccountKey, '2048']);
     await runCommand('openssl', ['rsa', '-in', pki.serviceAccountKey, '-pubout', '-out', pki.serviceAccountPublicKey]);
   }
   return pki;
 }
 
-interface LeafProfile {
+/** What a leaf certificate says: its subject, and its X.509 v3 extensions as openssl writes them. */
+export interface LeafProfile {
   subject: string;
   extensions: string[];
+}
+
+/** A CA's certificate and key files. */
+export interface CertificateAuthority {
+  caCert: string;
+  caKey: string;
 }
 
 function clientCert(subject: string): LeafProfile {
@@ -94,30 +101,17 @@ function clientCert(subject: string): LeafProfile {
   };
 }
 
-async function createCa(pki: Pki): Promise<void> {
+/** A self-signed CA, good for ten years; `subject` as openssl takes it (`/CN=…`). */
+export async function createCa(ca: CertificateAuthority, subject: string): Promise<void> {
   await runCommand('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    pki.caKey,
-    '-out',
-    pki.caCert,
-    '-days',
-    VALID_DAYS,
-    '-subj',
-    '/CN=chronoplane-ca',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
+    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', ca.caKey, '-out', ca.caCert, '-days', VALID_DAYS],
+    ...['-subj', subject, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
   ]);
 }
 
-async function ensureLeaf(pki: Pki, cert: string, key: string, profile: LeafProfile): Promise<void> {
-  if ((await exists(cert)) && (await exists(key))) return;
+/** A certificate and key signed by `ca`, unless both files exist already. */
+export async function ensureLeaf(ca: CertificateAuthority, cert: string, key: string, profile: LeafProfile): Promise<void> {
+  if ((await pathExists(cert)) && (await pathExists(key))) return;
   const csr = `${cert}.csr`;
   const extensionsFile = `${cert}.ext`;
   await runCommand('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr, '-subj', profile.subject]);
@@ -128,9 +122,9 @@ async function ensureLeaf(pki: Pki, cert: string, key: string, profile: LeafProf
     '-in',
     csr,
     '-CA',
-    pki.caCert,
+    ca.caCert,
     '-CAkey',
-    pki.caKey,
+    ca.caKey,
     // A random serial, so no serial file has to be kept next to the CA.
     '-set_serial',
     `0x${randomBytes(16).toString('hex')}`,
@@ -145,7 +139,8 @@ async function ensureLeaf(pki: Pki, cert: string, key: string, profile: LeafProf
   await rm(extensionsFile, { force: true });
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether a file or directory is there. */
+export async function pathExists(path: string): Promise<boolean> {
   try {
     await access(path);
     return true;

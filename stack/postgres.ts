@@ -2,7 +2,7 @@
 // `initdb` into a directory of its own and one `postgres` process on a port of its own, so it
 // never touches a system cluster or another test's. PostgreSQL refuses to run as root; run as
 // root (as this machine and CI are), both run as the `postgres` user the Debian package creates.
-import { chmod, chown, mkdir, writeFile, rm, access } from 'node:fs/promises';
+import { chmod, chown, mkdir, writeFile, rm } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,6 +10,7 @@ import { ensurePostgres } from './install';
 import { isRunning, stopProcess, type ManagedProcess } from './processes';
 import { startUntilReady, tcpProbe } from './readiness';
 import { runCommand } from './run-command';
+import { pathExists } from './pki';
 
 export interface PostgresOptions {
   /** Holds data/, socket/, logs/ and run/. Every directory above it must be reachable by `postgres`. */
@@ -38,7 +39,7 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresS
   const dataDir = join(options.dir, 'data');
   const socketDir = join(options.dir, 'socket');
   await mkdir(options.dir, { recursive: true });
-  if (!(await exists(join(dataDir, 'PG_VERSION')))) await initCluster(bin, dataDir, socketDir, options);
+  if (!(await pathExists(join(dataDir, 'PG_VERSION')))) await initCluster(bin, dataDir, socketDir, options);
   const spec = {
     name: 'postgres',
     ...asServiceUser(join(bin, 'postgres'), [
@@ -130,13 +131,4 @@ async function systemUserIds(): Promise<{ uid: number; gid: number }> {
     ['-u', '-g'].map(async (flag) => Number((await runCommand('id', [flag, SYSTEM_USER])).stdout.trim())),
   );
   return { uid: uid!, gid: gid! };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

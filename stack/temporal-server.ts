@@ -5,8 +5,7 @@
 // Temporal's docs tell an operator to. Everything else (internode traffic, PostgreSQL) stays on
 // 127.0.0.1 in plain text.
 import { Connection } from '@temporalio/client';
-import { randomBytes } from 'node:crypto';
-import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -16,6 +15,7 @@ import type { PostgresServer } from './postgres';
 import { stopProcess, type ManagedProcess } from './processes';
 import { startUntilReady, type Probe } from './readiness';
 import { runCommand } from './run-command';
+import { createCa, ensureLeaf, pathExists, type LeafProfile } from './pki';
 
 export interface TemporalServerOptions {
   /** Holds pki/, config.yaml, logs/ and run/. */
@@ -205,7 +205,7 @@ async function setUpSchemas(tools: TemporalServerTools, postgres: PostgresServer
   await mkdir(join(logFile, '..'), { recursive: true });
   for (const [store, database] of Object.entries(DATABASES)) {
     const marker = join(logFile, '..', `schema-${database}.done`);
-    if (await exists(marker)) continue;
+    if (await pathExists(marker)) continue;
     const sqlTool = (args: string[]) =>
       runCommand(
         tools.sqlTool,
@@ -298,35 +298,25 @@ async function createTemporalPki(dir: string): Promise<TemporalPki> {
     systemWorkerCert: file('system-worker.crt'),
     systemWorkerKey: file('system-worker.key'),
   };
-  if (await exists(pki.systemWorkerCert)) return pki;
+  if (await pathExists(pki.systemWorkerCert)) return pki;
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  await runCommand('openssl', [
-    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '3650'],
-    ...['-keyout', pki.caKey, '-out', pki.caCert, '-subj', '/CN=temporal-test-ca'],
-    ...['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
-  ]);
-  const leaf = async (cert: string, key: string, subject: string, extensions: string[]) => {
-    const csr = `${cert}.csr`;
-    const extensionsFile = `${cert}.ext`;
-    await runCommand('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr, '-subj', subject]);
-    await writeFile(
-      extensionsFile,
-      ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment', ...extensions].join('\n') + '\n',
-    );
-    await runCommand('openssl', [
-      ...['x509', '-req', '-in', csr, '-CA', pki.caCert, '-CAkey', pki.caKey, '-days', '3650'],
-      ...['-set_serial', `0x${randomBytes(16).toString('hex')}`, '-extfile', extensionsFile, '-out', cert],
-    ]);
-    await rm(csr, { force: true });
-    await rm(extensionsFile, { force: true });
-  };
-  await leaf(pki.frontendCert, pki.frontendKey, `/CN=${FRONTEND_NAME}`, [
-    'extendedKeyUsage=serverAuth,clientAuth',
-    `subjectAltName=DNS:${FRONTEND_NAME},DNS:localhost,IP:127.0.0.1`,
-  ]);
-  await leaf(pki.clientCert, pki.clientKey, '/CN=chronoplane', ['extendedKeyUsage=clientAuth']);
-  await leaf(pki.systemWorkerCert, pki.systemWorkerKey, '/CN=temporal-system-worker', ['extendedKeyUsage=clientAuth']);
+  await createCa(pki, '/CN=temporal-test-ca');
+  const leaf = (subject: string, extensions: string[]): LeafProfile => ({
+    subject,
+    extensions: ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment', ...extensions],
+  });
+  await ensureLeaf(
+    pki,
+    pki.frontendCert,
+    pki.frontendKey,
+    leaf(`/CN=${FRONTEND_NAME}`, [
+      'extendedKeyUsage=serverAuth,clientAuth',
+      `subjectAltName=DNS:${FRONTEND_NAME},DNS:localhost,IP:127.0.0.1`,
+    ]),
+  );
+  await ensureLeaf(pki, pki.clientCert, pki.clientKey, leaf('/CN=chronoplane', ['extendedKeyUsage=clientAuth']));
+  await ensureLeaf(pki, pki.systemWorkerCert, pki.systemWorkerKey, leaf('/CN=temporal-system-worker', ['extendedKeyUsage=clientAuth']));
   return pki;
 }
 
@@ -356,13 +346,4 @@ function canListen(port: number): Promise<boolean> {
     server.once('error', () => resolveListen(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolveListen(true)));
   });
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

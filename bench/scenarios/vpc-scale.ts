@@ -18,7 +18,7 @@ import { kindFor } from '../../providers/registry';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { reconcileNowUpdate } from '../../workflows/api';
 import { MOTO_PLAIN_LOOKUPS_ENV } from '../../stack/moto';
-import { benchVpcName, benchVpcObject } from '../bench-vpcs';
+import { applyBenchVpcs, benchVpcName } from '../bench-vpcs';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { measureDriftCorrection } from '../drift';
 import { ec2Inventory, inventoryAdded } from '../ec2-inventory';
@@ -99,16 +99,7 @@ async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watch
   try {
     rss.start();
     const [beforeApply, workerBefore] = await Promise.all([readProbe(ours), readWorkerLatencies(bench.workerMetricsPort)]);
-    const allReady = vpcs.waitFor(() => vpcs.readyAt.size >= count, timeoutMs);
-    allReady.catch(() => {}); // awaited below, unless the apply fails first
-    const manifest = { apiVersion: 'v1', kind: 'List', items: Array.from({ length: count }, (_, i) => benchVpcObject(namespace, i)) };
-    const appliedAt = Date.now();
-    await bench.kubectl(['apply', '-f', '-'], JSON.stringify(manifest));
-    const kubectlSeconds = (Date.now() - appliedAt) / 1000;
-    const completed = await allReady.then(
-      () => true,
-      () => false,
-    );
+    const { appliedAt, kubectlSeconds, completed } = await applyBenchVpcs(bench.kubectl, vpcs, { namespace, count, timeoutMs });
     const [afterApply, workerAfter] = await Promise.all([readProbe(ours), readWorkerLatencies(bench.workerMetricsPort)]);
     const readyAfter = [...vpcs.readyAt.values()].map((at) => (at - appliedAt) / 1000);
     result.apply = {

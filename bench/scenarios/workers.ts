@@ -27,7 +27,7 @@ import {
   workerName,
   type WorkerInstance,
 } from '../../stack/controllers';
-import { benchVpcObject } from '../bench-vpcs';
+import { applyBenchVpcs } from '../bench-vpcs';
 import type { BenchStack } from '../chronoplane-stack';
 import { percentile, RssSampler, table, formatSeconds } from '../measure';
 import { cpuBetween, cpuSecondsOf, processesUnder } from '../process-cpu';
@@ -173,16 +173,7 @@ async function applyAndDelete(
     const cpuBefore = await cpuSecondsOf(processes);
     const atStart = loadAverage();
     rss.start();
-    const allReady = vpcs.waitFor(() => vpcs.readyAt.size >= count, timeoutMs);
-    allReady.catch(() => {}); // awaited below, unless the apply fails first
-    const manifest = { apiVersion: 'v1', kind: 'List', items: Array.from({ length: count }, (_, i) => benchVpcObject(namespace, i)) };
-    const appliedAt = Date.now();
-    await bench.kubectl(['apply', '-f', '-'], JSON.stringify(manifest));
-    const kubectlSeconds = (Date.now() - appliedAt) / 1000;
-    const completed = await allReady.then(
-      () => true,
-      () => false,
-    );
+    const { appliedAt, kubectlSeconds, completed } = await applyBenchVpcs(bench.kubectl, vpcs, { namespace, count, timeoutMs });
     const cpuAfter = await cpuSecondsOf(processes);
     const metricsAfter = await readWorkers();
     rss.stop();

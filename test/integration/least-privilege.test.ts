@@ -14,9 +14,10 @@ import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '../../providers/kubernetes/cl
 import { CONTROLLER_NAMESPACE, installControllerIdentity, type ControllerIdentity } from '../../stack/controller-identity';
 import { REMOTE_CLUSTER_SECRET_KEY } from '../../stack/remote-clusters';
 import { auditedRequests, forbidden, grantedPermissions, usedPermissions, type PolicyRule } from './audit-log';
-import { ControlPlane, condition, eventually, remoteCluster, remoteKubectl, type VpcObject } from './harness';
+import { ControlPlane, eventually, remoteCluster, remoteKubectl } from './harness';
 import { registerKubernetesClusters } from './kubernetes-clusters';
 import { runKubectl } from './kubectl';
+import { getResource, readyResource, type KubeObject } from './resources';
 import {
   leftovers,
   managedObjects,
@@ -50,29 +51,8 @@ afterAll(async () => {
   await plane?.stop();
 });
 
-/** Any object as kubectl prints it. */
-type KubeObject = VpcObject & { data?: Record<string, string>; status?: any };
-
-async function get(resource: string, name: string, namespace?: string): Promise<KubeObject | undefined> {
-  try {
-    return JSON.parse(await runKubectl([...(namespace ? ['-n', namespace] : []), 'get', resource, name, '-o', 'json'])) as KubeObject;
-  } catch (error) {
-    if (String(error).includes('NotFound')) return undefined;
-    throw error;
-  }
-}
-
-async function readyIn(resource: string, name: string, namespace?: string): Promise<VpcObject> {
-  let last: VpcObject | undefined;
-  try {
-    return await eventually(async () => {
-      const found = (last = await get(resource, name, namespace));
-      return condition(found, 'Ready')?.status === 'True' && condition(found, 'Synced')?.status === 'True' && found;
-    }, `${resource} ${name} to be Ready and Synced`);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}; last conditions: ${JSON.stringify(last?.status?.conditions ?? null)}`);
-  }
-}
+const get = getResource;
+const readyIn = readyResource;
 
 const gone = (resource: string, name: string, namespace?: string) =>
   eventually(async () => (await get(resource, name, namespace)) === undefined, `${resource} ${name} to be gone`, 120_000);

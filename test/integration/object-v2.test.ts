@@ -10,6 +10,7 @@ import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '../../providers/kubernetes/cl
 import { repoRoot } from '../../stack/paths';
 import { ControlPlane, condition, eventually, remoteKubectl, type VpcObject } from './harness';
 import { runKubectl } from './kubectl';
+import { getResource, readyResource } from './resources';
 import { REMOTE, namer, remoteObject } from './objects';
 
 // Upstream's examples name namespace `default`: this file's watcher and worker serve it.
@@ -32,26 +33,8 @@ afterAll(async () => {
 
 const named = namer();
 
-async function get(resource: string, name: string, namespace?: string): Promise<VpcObject | undefined> {
-  try {
-    return JSON.parse(await runKubectl([...(namespace ? ['-n', namespace] : []), 'get', resource, name, '-o', 'json'])) as VpcObject;
-  } catch (error) {
-    if (String(error).includes('NotFound')) return undefined;
-    throw error;
-  }
-}
-
-async function readyIn(resource: string, name: string, namespace?: string): Promise<VpcObject> {
-  let last: VpcObject | undefined;
-  try {
-    return await eventually(async () => {
-      const found = (last = await get(resource, name, namespace));
-      return condition(found, 'Ready')?.status === 'True' && condition(found, 'Synced')?.status === 'True' && found;
-    }, `${resource} ${name} to be Ready and Synced`);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}; last conditions: ${JSON.stringify(last?.status?.conditions ?? null)}`);
-  }
-}
+const get = getResource;
+const readyIn = readyResource;
 
 const ready = (name: string) => readyIn(M_OBJECTS, name, NS);
 const goneIn = (resource: string, name: string, namespace?: string) =>
