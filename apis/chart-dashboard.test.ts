@@ -56,9 +56,16 @@ describe("the chart's Grafana dashboard", () => {
     expect(used.filter((name) => !known.has(name))).toEqual([]);
   });
 
-  it('shows passes, failures, signal latency, workflow-task latency and provider calls', () => {
+  it('shows passes, failures, signal latency, workflow-task latency, provider calls and resources by Ready and Synced', () => {
     const titles = dashboard.panels.map((p) => p.title);
-    for (const title of ['Reconcile passes', 'Failures by step', 'Watch event to signal', 'Workflow task latency', 'Provider calls']) {
+    for (const title of [
+      'Reconcile passes',
+      'Failures by step',
+      'Watch event to signal',
+      'Workflow task latency',
+      'Provider calls',
+      'Resources by Ready and Synced',
+    ]) {
       expect(titles).toContain(title);
     }
   });

@@ -1,6 +1,7 @@
 // Prometheus metrics for the watcher, served on /metrics.
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Registry, Summary, collectDefaultMetrics } from 'prom-client';
+import { ResourceStatuses } from './resource-statuses';
 
 export class WatcherMetrics {
   readonly registry = new Registry();
@@ -41,6 +42,20 @@ export class WatcherMetrics {
     help: 'Times this watcher became the leader (change="acquired") or stopped being it (change="lost").',
     labelNames: ['change'],
     registers: [this.registry],
+  });
+
+  /** Every managed resource the watcher hears of, by kind, Ready and Synced. */
+  readonly resourceStatuses = new ResourceStatuses();
+  readonly managedResources: Gauge = new Gauge({
+    name: 'chronoplane_managed_resources',
+    help: 'Managed resources by kind and by the status of their Ready and Synced conditions, as this watcher last heard them.',
+    labelNames: ['kind', 'ready', 'synced'],
+    registers: [this.registry],
+    collect: () => {
+      this.managedResources.reset();
+      for (const { kind, ready, synced, count } of this.resourceStatuses.counts())
+        this.managedResources.set({ kind, ready, synced }, count);
+    },
   });
 
   constructor() {

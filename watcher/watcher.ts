@@ -127,6 +127,7 @@ export class Watcher {
   private onEvent(api: KindApi, obj: KubernetesObject, type: ResourceEvent['type']): void {
     const uid = obj.metadata?.uid;
     if (!uid) return;
+    this.options.metrics?.resourceStatuses.note(api.kind, obj, type);
     if (this.options.leaderElection) this.remember(api, obj, type);
     if (this.leading) this.signal(api, obj, type, Date.now());
   }
