@@ -274,9 +274,11 @@ describe('the Helm chart', () => {
 
   it('prints notes that say how to check the install', async () => {
     // The test stack installed the admission policies itself; an install would have to own them.
+    // A release name of its own: another test file may have applied the default release's
+    // cluster-scoped RBAC (least-privilege.test.ts), which an install would refuse to adopt.
     const out = await runHelm([
       'install',
-      'chronoplane',
+      'chronoplane-notes',
       chart,
       '--namespace',
       namespace,
@@ -288,8 +290,8 @@ describe('the Helm chart', () => {
     ]);
     expect(out).toContain('NOTES:');
     const notes = out.slice(out.indexOf('NOTES:'));
-    expect(notes).toContain(`kubectl -n ${namespace} rollout status deployment/chronoplane`);
-    expect(notes).toContain(`Secret ${namespace}/chronoplane-payload-key`);
+    expect(notes).toContain(`kubectl -n ${namespace} rollout status deployment/chronoplane-notes`);
+    expect(notes).toContain(`Secret ${namespace}/chronoplane-notes-payload-key`);
   });
 
   it('creates the payload key once and keeps it: a second render against the cluster reuses it', async () => {
