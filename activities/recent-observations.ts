@@ -1,9 +1,11 @@
-// What a create or delete call's own answer said about the external resource, kept for the
-// pass that follows it at once (workflows/reconcile.ts, observe-after-external-change). That
-// pass would otherwise ask the provider again for what it was told a moment ago: for a VPC,
-// three of the five EC2 calls a create used to cost. Each answer serves one pass, only for the
-// same object, generation and external name it was given for, and only for a short while;
-// anything else observes as before. A pass that runs on another worker simply finds nothing.
+// What a create call's own answer said about the external resource, kept for the pass that
+// follows it at once (workflows/reconcile.ts, observe-after-external-change). That pass would
+// otherwise ask the provider again for what it was told a moment ago: for a VPC, three of the
+// five EC2 calls a create used to cost. Each answer serves one pass, only for the same object,
+// generation and external name it was given for, and only for a short while; anything else
+// observes as before. A pass that runs on another worker simply finds nothing and observes.
+// (A synchronous delete's answer is carried by the workflow instead, as ExternalDeletion: on
+// another worker, "nothing found" would mean deleting again.)
 import type { ExternalObservation } from '../runtime/external-client';
 
 /**

@@ -10,7 +10,7 @@ import type { ExternalClient, ExternalObservation } from '../runtime/external-cl
 import { ClassifiedError, OBJECT_GONE } from '../runtime/errors';
 import { workflowIdFor, type ManagedKind, type PollIntervals, type ResourceRef } from '../runtime/managed-kind';
 import { managementPoliciesOf, type ManagedResource } from '../runtime/managed-resource';
-import type { NoExternal, OwnedExternal, PassObservation } from '../workflows/observation';
+import type { ExternalDeletion, NoExternal, OwnedExternal, PassObservation } from '../workflows/observation';
 import { allows, releasableWithoutProvider } from '../workflows/decide';
 import type { ManagementAction } from '../apis/managed';
 import { kindFor, managedKinds } from '../providers/registry';
@@ -44,7 +44,7 @@ export interface ReconcileActivityOptions {
   exitAfterExternalCreate?: boolean;
   /** Where observe reads the object; a GET each time when absent. */
   objects?: ObjectSource;
-  /** What create and delete calls answered, for the pass right after them; a fresh store when absent. */
+  /** What create calls answered, for the pass right after them; a fresh store when absent. */
   recent?: RecentObservations;
   /** Where to note the resourceVersions of our writes, for a watcher in this process to leave out. */
   ownWrites?: OwnWrites;
@@ -375,16 +375,14 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
       });
     },
 
-    async deleteExternal(ref: ResourceRef, uid: string): Promise<string> {
+    async deleteExternal(ref: ResourceRef, uid: string): Promise<ExternalDeletion> {
       return asActivity(async () => {
         const mr = await current(ref, uid);
         const deleted = await (await connect(ref, mr)).delete(mr);
-        if (typeof deleted === 'string') return deleted;
-        if (deleted.gone) {
-          const m = mr.metadata;
-          recent.remember({ uid, generation: m.generation, externalName: m.annotations?.[EXTERNAL_NAME], deleting: true }, GONE);
-        }
-        return deleted.summary;
+        if (typeof deleted === 'string') return { summary: deleted };
+        if (!deleted.gone) return { summary: deleted.summary };
+        const externalName = mr.metadata.annotations?.[EXTERNAL_NAME];
+        return { summary: deleted.summary, gone: { uid, ...(externalName !== undefined ? { externalName } : {}) } };
       });
     },
 
@@ -458,8 +456,6 @@ export function createReconcileActivities(kube: KubeAccess, options: ReconcileAc
     },
   };
 }
-
-const GONE: ExternalObservation<unknown, unknown> = { resourceExists: false, resourceUpToDate: false };
 
 /**
  * An external resource another object owns, as the pass sees it: there, and nothing else. Its

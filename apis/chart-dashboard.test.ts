@@ -1,10 +1,13 @@
 // The chart's Grafana dashboard queries only metrics that exist: the watcher's own (registered in
-// watcher/metrics.ts, with prom-client's process metrics) and the Temporal SDK's worker metrics.
+// watcher/metrics.ts, with prom-client's process metrics), the Temporal SDK's worker metrics, and
+// the two the worker emits through the SDK's metric meter (failed passes by class, EC2 calls).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WatcherMetrics } from '../watcher/metrics';
 import { chartDir } from './chart-files';
+import { RECONCILE_FAILURES } from '../workflows/failure-metrics';
+import { EC2_API_CALLS } from '../providers/aws/call-metrics';
 
 /**
  * The Temporal SDK's worker metrics the dashboard uses, as the worker's Prometheus endpoint names
@@ -48,19 +51,21 @@ describe("the chart's Grafana dashboard", () => {
     ...dashboard.templating.list.map((v) => (typeof v.query === 'object' ? v.query.query : '')),
   ];
 
-  it('queries only metrics that the watcher or the Temporal SDK export', async () => {
+  it('queries only metrics that the watcher, the Temporal SDK or the worker export', async () => {
     const watcherMetrics = (await new WatcherMetrics().registry.getMetricsAsJSON()).map((m) => m.name);
-    const known = new Set([...watcherMetrics, ...TEMPORAL_METRICS]);
+    const known = new Set([...watcherMetrics, ...TEMPORAL_METRICS, RECONCILE_FAILURES, EC2_API_CALLS]);
     const used = [...new Set(exprs.flatMap(metricsIn))];
     expect(used.length).toBeGreaterThan(10);
     expect(used.filter((name) => !known.has(name))).toEqual([]);
   });
 
-  it('shows passes, failures, signal latency, workflow-task latency, provider calls and resources by Ready and Synced', () => {
+  it('shows passes, failures by step and by class, signal latency, workflow-task latency, provider and EC2 calls, and resources by Ready and Synced', () => {
     const titles = dashboard.panels.map((p) => p.title);
     for (const title of [
       'Reconcile passes',
       'Failures by step',
+      'Failures by class',
+      'EC2 calls',
       'Watch event to signal',
       'Workflow task latency',
       'Provider calls',

@@ -68,6 +68,17 @@ export interface NoExternal {
   externalName?: string;
 }
 
+/**
+ * What a delete call answered. `gone` when the provider deleted synchronously (a VPC): the
+ * object then has no external resource, and the pass after it releases the object without
+ * asking again. Carried in the workflow, not in one worker's memory, so the pass that confirms
+ * the delete may run on any worker. Histories from before it recorded the summary alone.
+ */
+export interface ExternalDeletion {
+  summary: string;
+  gone?: NoExternal;
+}
+
 /** What the resolver found, as descriptions only: resolved values never enter history. */
 export interface ReferenceObservation {
   /** Blocking references that are missing or not Ready yet. */

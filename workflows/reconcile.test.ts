@@ -102,6 +102,8 @@ class ReleasingWorld extends World {
   released: string[] = [];
   /** Thrown by the next deleteExternal calls, in order. */
   deleteFailures: Error[] = [];
+  /** Whether delete answers that the external resource is gone, as a VPC's does. */
+  deletesSynchronously = false;
 
   override activities(): ReconcileActivities {
     const activities = super.activities();
@@ -109,7 +111,11 @@ class ReleasingWorld extends World {
       ...activities,
       deleteExternal: async (ref, uid) => {
         const failure = this.deleteFailures.shift();
-        if (!failure) return activities.deleteExternal(ref, uid);
+        if (!failure) {
+          const externalName = this.object?.externalName;
+          const deleted = await activities.deleteExternal(ref, uid);
+          return this.deletesSynchronously ? { ...deleted, gone: { uid, externalName } } : deleted;
+        }
         this.calls.push('deleteExternal');
         throw failure;
       },
@@ -682,6 +688,26 @@ describe('deletion that needs no provider, and deletion that waits for one', () 
       undefined,
       40,
     );
+  });
+
+  it('releases an object whose delete answered "gone" without asking the provider again, whichever worker runs the pass', async () => {
+    const world = new ReleasingWorld();
+    world.deletesSynchronously = true;
+    await withWorkflow(world, async ({ handle, signal }) => {
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+      const externalName = world.object!.externalName!;
+      world.object!.deleting = true;
+      world.object!.resourceVersion += 1;
+      await signal();
+      await handle.result();
+      // The answer travels in the workflow, not in one worker's memory: the confirming pass
+      // releases the object by it, where a pass that observed would need a second delete on
+      // a kind that deletes without asking first.
+      expect(world.released).toEqual([`its external resource ${externalName} is gone`]);
+      expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'observe', 'removeFinalizer', 'writeBack']);
+      expect(world.count('deleteExternal')).toBe(1);
+      expect(world.object).toBeUndefined();
+    });
   });
 
   it('waits for the provider to delete what it created: Ready=False Deleting and Synced=False name the error; Orphan releases it at once', async () => {

@@ -22,8 +22,9 @@ import {
 import type { EventNote } from '../activities/events';
 import { ReadyKey, SyncedKey } from './search-attributes';
 import { planWriteBack, withSyncedNote } from './status';
-import type { ObjectSnapshot, PassObservation } from './observation';
+import type { ExternalDeletion, ObjectSnapshot, PassObservation } from './observation';
 import { hasSeen, latestResourceVersion } from '../runtime/resource-version';
+import { countFailedPass, decisionFailureClass } from './failure-metrics';
 
 // Reading the object, observing the provider and the idempotent writes to our own API server
 // (finalizer, status, events) are short, so they run as local activities: one marker event
@@ -184,6 +185,7 @@ async function reconcilePass(ref: ResourceRef, state: CarriedState): Promise<Pas
   } catch (error) {
     if (!activityFailure(error)) throw error;
     state.consecutiveFailures += 1;
+    countFailedPass(ref, activityFailure(error)?.type ?? undefined);
     const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [], error: failureMessage(error) };
     wf.log.warn('reconcile pass failed', { resource: describe(ref), error: summary.error });
     return { summary, waitSeconds: backoffSeconds(state.consecutiveFailures), complete: false };
@@ -260,6 +262,8 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
 
   const failuresBefore = state.consecutiveFailures;
   state.consecutiveFailures = failure === undefined ? 0 : state.consecutiveFailures + 1;
+  // A step's own failure, else the one the decision reports.
+  if (failure !== undefined) countFailedPass(ref, failureClass ?? (plan.error !== undefined ? decisionFailureClass(observation) : undefined));
   summary.error = failure;
   if (plan.complete && failure === undefined) {
     // The object is gone, but what was done to it (the external delete) still goes on record.
@@ -426,13 +430,18 @@ async function runStep(
       return updated;
     }
     case 'delete': {
-      const deleted = await providerCalls().deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [
-        ref,
-        uid,
-      ]);
+      const answer: ExternalDeletion | string = await providerCalls().deleteExternal.executeWithOptions(
+        { summary: `delete external resource of ${target}` },
+        [ref, uid],
+      );
+      // Recorded histories hold the summary alone.
+      const deleted = typeof answer === 'string' ? { summary: answer } : answer;
+      // Gone at once: the pass that confirms it releases the object without the provider, on
+      // whichever worker it runs, instead of deleting again to find out.
+      if (deleted.gone) state.noExternal = deleted.gone;
       state.changedExternalInLastPass = true;
-      events.push({ type: 'Normal', reason: 'DeletedExternalResource', message: deleted });
-      return deleted;
+      events.push({ type: 'Normal', reason: 'DeletedExternalResource', message: deleted.summary });
+      return deleted.summary;
     }
   }
 }

@@ -7,6 +7,7 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import type { ConnectContext } from '../../runtime/external-client';
 import { checkProviderConfigUse, providerConfigScopeKey, type ConfigUser } from '../../runtime/provider-config';
 import { readAwsSettings, type AwsClientSettings, type AwsProviderConfig } from './credentials';
+import { countEc2Calls } from './call-metrics';
 
 const clients = new Map<string, EC2Client>();
 
@@ -39,6 +40,7 @@ export async function ec2ClientFor(
     // The SDK retries throttling and 5xx a few times itself; longer backoff is the activity
     // retry policy's job, so keep the SDK's share short.
     client = new EC2Client({ region, endpoint: settings.endpoint, credentials: settings.credentials, maxAttempts: 3 });
+    countEc2Calls(client);
     clients.set(key, client);
   }
   return { client, endpoint: settings.endpoint };

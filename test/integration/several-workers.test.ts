@@ -1,19 +1,22 @@
 // Two worker processes share one task queue. 200 VPCs are applied in one `kubectl apply`, one
 // worker is killed with SIGKILL once a quarter of them are Ready, and the other finishes the
 // job: every VPC Ready, exactly one VPC at EC2 per object, and each worker's own metrics show
-// the work it did. Then everything is deleted until EC2 holds none of them.
+// the work it did. Then, with a second worker started anew, everything is deleted until EC2
+// holds none of them, with one delete call per VPC between the two.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { DescribeVpcsCommand, type Vpc } from '@aws-sdk/client-ec2';
 import { stringify } from 'yaml';
-import { ControlPlane, stopChild, vpcManifest } from './harness';
+import { ControlPlane, eventually, stopChild, vpcManifest } from './harness';
 import { freePort } from '../../stack/ports';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import { UID_TAG } from '../../providers/aws/tags';
 import { EXTERNAL_NAME } from '../../apis/annotations';
-import { watchObjects, type WatchedObjects } from '../../bench/watch-objects';
+import { keyOfObject, watchObjects, type WatchedObjects } from '../../bench/watch-objects';
 import { readWorkerLatencies } from '../../bench/worker-latencies';
+import { EC2_API_CALLS } from '../../providers/aws/call-metrics';
+import { RECONCILE_FAILURES } from '../../workflows/failure-metrics';
 
 const COUNT = 200;
 /** How many are Ready when the second worker is killed: mid-way, with most of the work still ahead. */
@@ -21,6 +24,8 @@ const READY_AT_KILL = 50;
 // Generous for a loaded 2-core machine: 200 VPCs usually take one to two minutes here.
 const ALL_READY_MS = 10 * 60_000;
 const ALL_GONE_MS = 10 * 60_000;
+/** One VPC's pass, or its deletion, with nothing else going on. */
+const ONE_VPC_MS = 60_000;
 
 let plane: ControlPlane;
 let secondWorker: ChildProcess | undefined;
@@ -67,6 +72,25 @@ async function activitiesRun(port: number): Promise<number> {
     .filter(([step]) => step.startsWith('local activity ') || step.startsWith('activity '))
     .filter(([step]) => !step.startsWith('activity schedule-to-start'))
     .reduce((sum, [, { count }]) => sum + count, 0);
+}
+
+/** The sum of a counter over both workers' endpoints, over the series whose labels include `labels`. */
+async function sumOnWorkers(metric: string, labels: Record<string, string>): Promise<number> {
+  let sum = 0;
+  for (const port of [metricsPorts.first, metricsPorts.second]) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    for (const line of text.split('\n')) {
+      const match = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
+      if (!match || match[1] !== metric) continue;
+      if (Object.entries(labels).every(([key, value]) => match[2]!.includes(`${key}="${value}"`))) sum += Number(match[3]);
+    }
+  }
+  return sum;
+}
+
+/** Delete activities the worker behind `port` has run so far. */
+async function deleteCalls(port: number): Promise<number> {
+  return (await readWorkerLatencies(port))['activity deleteExternal']?.count ?? 0;
 }
 
 /** The VPCs at EC2 tagged as this test's namespace's. */
@@ -153,8 +177,13 @@ describe('several workers on one task queue', () => {
   );
 
   it(
-    `deletes all ${COUNT}, with one worker, until EC2 holds none of them`,
+    `deletes all ${COUNT} with two workers again, until EC2 holds none of them, with one delete call each`,
     async () => {
+      // A worker started anew shares the deletes: the survivor holds every workflow in its
+      // cache, while any worker may pick up a delete activity. A delete answered on one worker
+      // is confirmed by a pass on the other, which must not delete again to find out.
+      metricsPorts.second = await freePort();
+      secondWorker = await plane.spawnExtra('worker', { CHRONOPLANE_WORKER_METRICS_PORT: String(metricsPorts.second) });
       await plane.kubectl(['delete', 'vpc', '--all', '--wait=false']);
       await vpcs
         .waitFor(() => vpcs.current.size === 0, ALL_GONE_MS)
@@ -162,7 +191,35 @@ describe('several workers on one task queue', () => {
           throw new Error(`${error.message} waiting for all VPC objects to be gone; ${vpcs.describe()}`);
         });
       expect(await vpcsAtEc2()).toEqual([]);
+      const deletes = await Promise.all([deleteCalls(metricsPorts.first), deleteCalls(metricsPorts.second)]);
+      console.log(`several workers: delete calls by the survivor ${deletes[0]}, by the new worker ${deletes[1]}`);
+      expect(deletes[1], 'delete calls made by the new worker').toBeGreaterThan(0);
+      expect(deletes[0] + deletes[1], 'delete calls made by both workers').toBe(COUNT);
+      // The workers' own count of EC2 calls agrees: one DeleteVpc per VPC.
+      const deleteVpcs = await sumOnWorkers(EC2_API_CALLS, { operation: 'DeleteVpc', outcome: 'ok' });
+      expect(deleteVpcs, 'DeleteVpc calls counted by the workers').toBe(COUNT);
     },
     ALL_GONE_MS + 60_000,
   );
+
+  it("counts failed passes by kind and class, and EC2 calls by operation and outcome, on the workers' metrics endpoints", async () => {
+    await plane.apply(vpcManifest('too-big', { cidrBlock: '10.0.0.0/8' }));
+    await vpcs
+      .waitFor(() => {
+        const synced = vpcs.current.get(keyOfObject('VPC', 'too-big'))?.status?.conditions?.find((c) => c.type === 'Synced');
+        return synced?.status === 'False' && /InvalidVpc\.Range/.test(synced.message ?? '');
+      }, ONE_VPC_MS)
+      .catch((error: Error) => {
+        throw new Error(`${error.message} waiting for VPC too-big to be Synced=False with InvalidVpc.Range; ${vpcs.describe()}`);
+      });
+    // Counted as the pass ends, before its status reaches the object: the metric may trail by a moment.
+    await eventually(
+      async () => (await sumOnWorkers(RECONCILE_FAILURES, { kind: 'VPC', class: 'InvalidInput' })) >= 1,
+      'the failed pass counted as InvalidInput',
+    );
+    expect(await sumOnWorkers(EC2_API_CALLS, { operation: 'CreateVpc', outcome: 'InvalidVpc.Range' })).toBeGreaterThanOrEqual(1);
+    expect(await sumOnWorkers(RECONCILE_FAILURES, { kind: 'VPC', class: 'Transient' })).toBe(0);
+    await plane.kubectl(['delete', 'vpc', 'too-big', '--wait=false']);
+    await vpcs.waitFor(() => vpcs.current.size === 0, ONE_VPC_MS);
+  });
 });

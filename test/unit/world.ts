@@ -154,7 +154,7 @@ export class World {
         world.calls.push('deleteExternal');
         const o = world.live(uid);
         world.external.delete(o.externalName!);
-        return 'deleted';
+        return { summary: 'deleted' };
       },
       async writeBack(_ref, uid, outcome: WriteBack) {
         world.calls.push('writeBack');
