@@ -263,7 +263,8 @@ async function runPass(ref: ResourceRef, state: CarriedState): Promise<PassResul
   const failuresBefore = state.consecutiveFailures;
   state.consecutiveFailures = failure === undefined ? 0 : state.consecutiveFailures + 1;
   // A step's own failure, else the one the decision reports.
-  if (failure !== undefined) countFailedPass(ref, failureClass ?? (plan.error !== undefined ? decisionFailureClass(observation) : undefined));
+  if (failure !== undefined)
+    countFailedPass(ref, failureClass ?? (plan.error !== undefined ? decisionFailureClass(observation) : undefined));
   summary.error = failure;
   if (plan.complete && failure === undefined) {
     // The object is gone, but what was done to it (the external delete) still goes on record.
