@@ -78,7 +78,7 @@ async function buildKubeBinariesIfStale(): Promise<{ kubeApiserver: string; kube
     kubeControllerManager: join(binDir(), 'kube-controller-manager'),
   };
   const stamp = join(binDir(), 'kube.stamp');
-  const wanted = await kubeModuleHash();
+  const wanted = await moduleHash(kubeModuleDir);
   const built = (await isExecutable(binaries.kubeApiserver)) && (await isExecutable(binaries.kubeControllerManager));
   if (built && (await readStamp(stamp)) === wanted) return binaries;
 
@@ -109,9 +109,10 @@ async function buildKubeBinariesIfStale(): Promise<{ kubeApiserver: string; kube
   return binaries;
 }
 
-async function kubeModuleHash(): Promise<string> {
+/** What a tools/ module pins: a hash of its go.mod and go.sum, so a changed pin rebuilds. */
+async function moduleHash(dir: string): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of ['go.mod', 'go.sum']) hash.update(await readFile(join(kubeModuleDir, file)));
+  for (const file of ['go.mod', 'go.sum']) hash.update(await readFile(join(dir, file)));
   return hash.digest('hex');
 }
 
@@ -163,52 +164,51 @@ export async function ensureMotoVenv(): Promise<string> {
 }
 
 // Temporal's own server, for tests that want a Temporal cluster as operators run it rather than
-// the dev server. v1.30.8 is the newest release whose go.mod this machine's Go (1.26.8) accepts
-// without a toolchain switch (v1.30.9 and v1.31+ ask for go 1.26.10), and it has no replace
-// directives, so `go install pkg@version` builds it.
-export const TEMPORAL_SERVER_VERSION = 'v1.30.8';
+// the dev server: the version the temporal CLI v1.5.1 embeds as its dev server, built from
+// tools/temporal-server, whose go.mod pins the CLI's own dependency versions. Built without
+// -trimpath, as `go install` built the CLI, so Go's build cache serves nearly every package.
+export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const TEMPORAL_SERVER_MODULE = 'go.temporal.io/server';
+const temporalServerModuleDir = join(repoRoot, 'tools', 'temporal-server');
 
 export interface TemporalServerTools {
-  /** `temporal-server start --config-file …` */
   server: string;
-  /** temporal-sql-tool: creates databases and applies the versioned schemas it embeds. */
   sqlTool: string;
 }
 
-/** Builds the server and its SQL tool once (~15 min on 2 busy cores), then answers from the cache. */
-export const ensureTemporalServer = sharedWhileRunning(buildTemporalServerIfMissing);
+export const ensureTemporalServer = sharedWhileRunning(buildTemporalServerIfStale);
 
-async function buildTemporalServerIfMissing(): Promise<TemporalServerTools> {
+async function buildTemporalServerIfStale(): Promise<TemporalServerTools> {
   const home = join(cacheDir(), 'temporal-server', TEMPORAL_SERVER_VERSION);
   const tools: TemporalServerTools = {
     server: join(home, 'temporal-server'),
     sqlTool: join(home, 'temporal-sql-tool'),
   };
   const stamp = join(home, 'build.stamp');
-  const wanted = `${TEMPORAL_SERVER_MODULE}@${TEMPORAL_SERVER_VERSION}`;
+  const wanted = await moduleHash(temporalServerModuleDir);
   const built = (await isExecutable(tools.server)) && (await isExecutable(tools.sqlTool));
   if (built && (await readStamp(stamp)) === wanted) return tools;
 
   await ensureGo();
+  // The CLI first: the server's build reuses what the CLI's compiled.
+  await ensureTemporalBinary();
   const logFile = join(cacheDir(), 'temporal-server-build.log');
-  progress(`building Temporal server ${TEMPORAL_SERVER_VERSION} and temporal-sql-tool (first run only, ~15 min)…`);
+  progress(`building Temporal server ${TEMPORAL_SERVER_VERSION} and temporal-sql-tool (first run only, under a minute after the CLI)…`);
   progress(`  build log: ${logFile}`);
   await rm(home, { recursive: true, force: true });
   const staging = join(home, 'gobin');
   await mkdir(staging, { recursive: true });
   await runCommand(
-    'nice',
+    'go',
     [
-      '-n',
-      '19',
-      'go',
-      'install',
-      '-trimpath',
+      'build',
+      '-buildvcs=false',
       '-ldflags=-s -w',
-      ...['cmd/server', 'cmd/tools/sql'].map((cmd) => `${TEMPORAL_SERVER_MODULE}/${cmd}@${TEMPORAL_SERVER_VERSION}`),
+      '-o',
+      `${staging}/`,
+      ...['cmd/server', 'cmd/tools/sql'].map((cmd) => `${TEMPORAL_SERVER_MODULE}/${cmd}`),
     ],
-    { env: { ...process.env, GOBIN: staging }, logFile },
+    { cwd: temporalServerModuleDir, logFile },
   );
   await rename(join(staging, 'server'), tools.server);
   await rename(join(staging, 'sql'), tools.sqlTool);

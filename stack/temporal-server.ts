@@ -18,7 +18,7 @@ import { runCommand } from './run-command';
 import { createCa, ensureLeaf, pathExists, type LeafProfile } from './pki';
 
 export interface TemporalServerOptions {
-  /** Holds pki/, config.yaml, logs/ and run/. */
+  /** Holds pki/, config/, logs/ and run/. */
   dir: string;
   postgres: PostgresServer;
   namespace?: string;
@@ -47,6 +47,7 @@ export interface TemporalServer {
 
 const DATABASES = { temporal: 'temporal', visibility: 'temporal_visibility' } as const;
 const FRONTEND_NAME = 'temporal-frontend';
+const CONFIG_ENV = 'production';
 
 export async function startTemporalServer(options: TemporalServerOptions): Promise<TemporalServer> {
   const namespace = options.namespace ?? 'default';
@@ -56,8 +57,10 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   await setUpSchemas(tools, options.postgres, join(options.dir, 'logs', 'schema.log'));
 
   const ports = await distinctFreePorts(9);
-  const configFile = join(options.dir, 'config.yaml');
-  await writeFile(configFile, stringify(serverConfig(options.postgres, pki, ports)), { mode: 0o600 });
+  // The server reads <root>/<config dir>/<env>.yaml: here <dir>/config/production.yaml.
+  const configDir = join(options.dir, 'config');
+  await mkdir(configDir, { recursive: true });
+  await writeFile(join(configDir, `${CONFIG_ENV}.yaml`), stringify(serverConfig(options.postgres, pki, ports)), { mode: 0o600 });
   const address = `127.0.0.1:${ports.frontend}`;
   const tls: TemporalClientTls = {
     caFile: pki.caCert,
@@ -68,7 +71,7 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   const spec = {
     name: 'temporal-server',
     command: tools.server,
-    args: ['--config-file', configFile, '--allow-no-auth', 'start'],
+    args: ['--root', options.dir, '--config', 'config', '--env', CONFIG_ENV, '--allow-no-auth', 'start'],
     logFile: join(options.dir, 'logs', 'temporal-server.log'),
     pidFile: join(options.dir, 'run', 'temporal-server.pid'),
     detached: false,
