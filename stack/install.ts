@@ -78,7 +78,8 @@ async function buildKubeBinariesIfStale(): Promise<{ kubeApiserver: string; kube
     kubeControllerManager: join(binDir(), 'kube-controller-manager'),
   };
   const stamp = join(binDir(), 'kube.stamp');
-  const wanted = await moduleHash(kubeModuleDir);
+  const ldflags = await kubeReleaseLdflags();
+  const wanted = `${await moduleHash(kubeModuleDir)} ${createHash('sha256').update(ldflags).digest('hex')}`;
   const built = (await isExecutable(binaries.kubeApiserver)) && (await isExecutable(binaries.kubeControllerManager));
   if (built && (await readStamp(stamp)) === wanted) return binaries;
 
@@ -98,7 +99,7 @@ async function buildKubeBinariesIfStale(): Promise<{ kubeApiserver: string; kube
       // The binaries must not depend on the state of this repo's work tree.
       '-buildvcs=false',
       '-trimpath',
-      '-ldflags=-s -w',
+      `-ldflags=${ldflags}`,
       '-o',
       `${binDir()}/`,
       ...kubeCommands.map((command) => `k8s.io/kubernetes/cmd/${command}`),
@@ -107,6 +108,29 @@ async function buildKubeBinariesIfStale(): Promise<{ kubeApiserver: string; kube
   );
   await writeFile(stamp, wanted);
   return binaries;
+}
+
+/**
+ * The version stamps Kubernetes' own release build sets (hack/lib/version.sh), from the
+ * k8s.io/kubernetes version tools/kube pins. Without them kube-apiserver reports v0.0.0-master,
+ * and clients that check the server's version (helm against a chart's kubeVersion, kubectl's
+ * skew warning) take it for an unknown, very old server. Linker flags only: changing them
+ * relinks, it does not recompile.
+ */
+async function kubeReleaseLdflags(): Promise<string> {
+  const goMod = await readFile(join(kubeModuleDir, 'go.mod'), 'utf8');
+  const pinned = /^\s*(?:require\s+)?k8s\.io\/kubernetes (v(\d+)\.(\d+)\.\d+)\s*$/m.exec(goMod);
+  if (!pinned) throw new Error(`cannot find the k8s.io/kubernetes version in ${kubeModuleDir}/go.mod`);
+  const [, gitVersion, major, minor] = pinned;
+  return [
+    '-s -w',
+    ...['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) => [
+      `-X ${pkg}.gitVersion=${gitVersion}`,
+      `-X ${pkg}.gitMajor=${major}`,
+      `-X ${pkg}.gitMinor=${minor}`,
+      `-X ${pkg}.gitTreeState=clean`,
+    ]),
+  ].join(' ');
 }
 
 /** What a tools/ module pins: a hash of its go.mod and go.sum, so a changed pin rebuilds. */

@@ -272,6 +272,14 @@ describe('the Helm chart', () => {
     expect(envOf(find(single, 'Deployment')[0]!).get('CHRONOPLANE_LEADER_ELECTION')?.value).toBe('false');
   });
 
+  it('refuses a cluster older than Kubernetes 1.30, whose API server has no ValidatingAdmissionPolicy v1', async () => {
+    const refused = await template(undefined, ['--kube-version', '1.29.9']).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((refused as CommandFailedError).output).toMatch(/kubeVersion: >=1\.30\.0-0 .*Kubernetes v1\.29\.9/);
+  });
+
   it('prints notes that say how to check the install', async () => {
     // The test stack installed the admission policies itself; an install would have to own them.
     // A release name of its own: another test file may have applied the default release's
