@@ -13,7 +13,7 @@ import { repoRoot } from './paths';
 import { runCommand } from './run-command';
 
 export const CHART_DIR = join(repoRoot, 'deploy', 'helm', 'chronoplane');
-/** Where the chart is installed, as the README's `helm install` does. */
+/** Where the chart is installed, as docs/install.md's `helm install` does. */
 export const CONTROLLER_NAMESPACE = 'chronoplane-system';
 export const CONTROLLER_RELEASE = 'chronoplane';
 /** Every ServiceAccount of CONTROLLER_NAMESPACE: an audit policy can name it before the chart is rendered. */

@@ -109,7 +109,7 @@ const worker = await Worker.create({
   workflowThreadPoolSize: 1,
   // A workflow task holds its slot while its local activities (reading and writing the object,
   // quick provider calls) run. More slots than the SDK's 40 gained 9% on a burst of 1,000 Objects
-  // on 2 cores, where the worker's threads are the bound (README, Benchmark); a bigger machine
+  // on 2 cores, where the worker's threads are the bound (bench/README.md); a bigger machine
   // may want more.
   maxConcurrentWorkflowTaskExecutions: numberFrom(process.env.CHRONOPLANE_MAX_CONCURRENT_WORKFLOW_TASKS, 40),
   // A crash test wants each exit to interrupt exactly one create: with one activity at a time
