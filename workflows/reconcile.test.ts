@@ -693,21 +693,25 @@ describe('deletion that needs no provider, and deletion that waits for one', () 
   it('releases an object whose delete answered "gone" without asking the provider again, whichever worker runs the pass', async () => {
     const world = new ReleasingWorld();
     world.deletesSynchronously = true;
-    await withWorkflow(world, async ({ handle, signal }) => {
-      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
-      const externalName = world.object!.externalName!;
-      world.object!.deleting = true;
-      world.object!.resourceVersion += 1;
-      await signal();
-      await handle.result();
-      // The answer travels in the workflow, not in one worker's memory: the confirming pass
-      // releases the object by it, where a pass that observed would need a second delete on
-      // a kind that deletes without asking first.
-      expect(world.released).toEqual([`its external resource ${externalName} is gone`]);
-      expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'observe', 'removeFinalizer', 'writeBack']);
-      expect(world.count('deleteExternal')).toBe(1);
-      expect(world.object).toBeUndefined();
-    });
+    await withWorkflow(
+      world,
+      async ({ handle, signal }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        const externalName = world.object!.externalName!;
+        world.object!.deleting = true;
+        world.object!.resourceVersion += 1;
+        await signal();
+        await handle.result();
+        // The answer travels in the workflow, not in one worker's memory: the confirming pass
+        // releases the object by it, where a pass that observed would need a second delete on
+        // a kind that deletes without asking first.
+        expect(world.released).toEqual([`its external resource ${externalName} is gone`]);
+        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'observe', 'removeFinalizer', 'writeBack']);
+        expect(world.count('deleteExternal')).toBe(1);
+        expect(world.object).toBeUndefined();
+      },
+      'delete-answered-gone',
+    );
   });
 
   it('waits for the provider to delete what it created: Ready=False Deleting and Synced=False name the error; Orphan releases it at once', async () => {
