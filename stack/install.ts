@@ -196,7 +196,9 @@ const TEMPORAL_SERVER_MODULE = 'go.temporal.io/server';
 const temporalServerModuleDir = join(repoRoot, 'tools', 'temporal-server');
 
 export interface TemporalServerTools {
+  /** `temporal-server --root <dir> --config config --env <env> start` */
   server: string;
+  /** temporal-sql-tool: creates databases and applies the versioned schemas it embeds. */
   sqlTool: string;
 }
 
