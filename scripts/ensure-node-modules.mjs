@@ -2,7 +2,7 @@
 // commands work on a fresh clone: it installs the locked packages when node_modules is
 // missing or older than package-lock.json. Plain JavaScript: nothing is installed yet.
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,10 +15,14 @@ const modifiedAt = (file) => {
   }
 };
 
-// npm writes node_modules/.package-lock.json at the end of every install.
+// npm writes node_modules/.package-lock.json at the end of every install; its postinstall
+// applies patches/ (patch-package), so a patch newer than the install needs one too.
 const installed = modifiedAt('node_modules/.package-lock.json');
-const locked = modifiedAt('package-lock.json');
-if (installed === undefined || (locked !== undefined && locked > installed)) {
+const newest = Math.max(
+  modifiedAt('package-lock.json') ?? 0,
+  ...readdirSync(join(root, 'patches')).map((patch) => modifiedAt(join('patches', patch)) ?? 0),
+);
+if (installed === undefined || newest > installed) {
   console.log('chronoplane: installing Node packages (npm ci)…');
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
   process.exit(result.status ?? 1);
