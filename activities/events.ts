@@ -3,12 +3,7 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
 import { apiVersionOf, type ResourceRef } from '../runtime/managed-kind';
 import { kindFor } from '../providers/registry';
-
-export interface EventNote {
-  type: 'Normal' | 'Warning';
-  reason: string;
-  message: string;
-}
+import type { EventNote } from '../contract/write-back';
 
 /** Where the API server keeps events about cluster-scoped objects, as kubectl describe looks for them. */
 const CLUSTER_EVENTS_NAMESPACE = 'default';

@@ -1,46 +1,54 @@
 import { describe, expect, it } from 'vitest';
 import { HeldValues, isHeldValue } from './held-values';
 
-const big = (fill: string, bytes = 20_000) => ({ manifest: { kind: 'ConfigMap', data: { blob: fill.repeat(bytes) } } });
+const big = (fill: string) => ({ manifest: { data: { blob: fill.repeat(40_000) } } });
 
 describe('HeldValues', () => {
-  it('carries small values as they are, so histories keep showing them', () => {
+  it('passes plain values through: nothing to hold', () => {
     const held = new HeldValues();
-    const small = { vpcId: 'vpc-1', state: 'available' };
-    expect(held.hold(small)).toBe(small);
     expect(held.hold(undefined)).toBeUndefined();
+    expect(held.hold('available')).toBe('available');
     expect(held.size).toBe(0);
   });
 
-  it('stands in for a large value with its digest and size, and gives it back', () => {
+  it('stands in for every object, small or large, and gives it back on the worker that holds it', () => {
     const held = new HeldValues();
-    const value = big('a');
-    const standIn = held.hold(value);
-    expect(isHeldValue(standIn)).toBe(true);
-    expect(JSON.stringify(standIn).length).toBeLessThan(200);
-    expect(held.resolve(standIn)).toBe(value);
+    for (const value of [{ state: 'available' }, big('x')]) {
+      const standIn = held.hold(value);
+      expect(isHeldValue(standIn)).toBe(true);
+      expect(JSON.stringify(standIn).length).toBeLessThan(120);
+      expect(held.resolve(standIn)).toEqual({ found: true, value });
+    }
   });
 
-  it('gives equal stand-ins to equal values whatever their key order, so the workflow can compare them', () => {
+  it('names equal values alike whatever their key order, and different values differently', () => {
     const held = new HeldValues();
-    const one = { a: 'x'.repeat(20_000), b: { c: 1, d: 2 } };
-    const other = { b: { d: 2, c: 1 }, a: 'x'.repeat(20_000) };
-    expect(held.hold(one)).toEqual(held.hold(other));
-    expect(held.hold(one)).not.toEqual(held.hold(big('y')));
+    expect(held.hold({ a: 1, b: 2 })).toEqual(held.standIn({ b: 2, a: 1 }));
+    expect(held.hold(big('x'))).not.toEqual(held.hold(big('y')));
   });
 
-  it('passes values that are no stand-in through resolve', () => {
-    expect(new HeldValues().resolve({ state: 'available' })).toEqual({ state: 'available' });
+  it('keeps nothing for a value it only names, and tells whether a stand-in names a value', () => {
+    const held = new HeldValues();
+    const standIn = held.standIn({ state: 'available' });
+    expect(held.size).toBe(0);
+    expect(held.resolve(standIn)).toEqual({ found: false });
+    expect(held.standsFor(standIn, { state: 'available' })).toBe(true);
+    expect(held.standsFor(standIn, { state: 'pending' })).toBe(false);
+    expect(held.standsFor({ state: 'available' }, { state: 'available' })).toBe(false);
   });
 
-  it('answers undefined for a stand-in it no longer holds, dropping the least recently used first', () => {
-    const held = new HeldValues(50_000, 16 * 1024);
+  it('resolves a value recorded before stand-ins to itself', () => {
+    expect(new HeldValues().resolve({ state: 'available' })).toEqual({ found: true, value: { state: 'available' } });
+  });
+
+  it('drops the least recently used values past its budget', () => {
+    const held = new HeldValues(100_000);
     const first = held.hold(big('a'));
     const second = held.hold(big('b'));
-    expect(held.resolve(first)).toBeDefined(); // now the most recently used
-    const third = held.hold(big('c')); // over 50 kB: the least recently used (second) goes
-    expect(held.resolve(second)).toBeUndefined();
-    expect(held.resolve(first)).toBeDefined();
-    expect(held.resolve(third)).toBeDefined();
+    expect(held.resolve(first).found).toBe(true); // now the most recently used
+    const third = held.hold(big('c')); // over 100 kB: the least recently used (second) goes
+    expect(held.resolve(second).found).toBe(false);
+    expect(held.resolve(first).found).toBe(true);
+    expect(held.resolve(third).found).toBe(true);
   });
 });

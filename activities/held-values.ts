@@ -1,23 +1,16 @@
-// Values too large for workflow history stay in the worker; history carries a stand-in.
+// Observed states stay in the worker; history carries a stand-in naming each by its digest.
 //
-// An Object mirrors its target in status.atProvider.manifest, and a target can be a ConfigMap of
-// a megabyte. observe's answer is recorded in history (a local activity's marker), so carrying
-// the observed object there would add its whole size to history on every pass, and past
-// Temporal's 2 MiB payload limit fail the workflow task with a raw ResourceExhausted. The
-// workflow never looks inside atProvider: it only compares it with what status holds, and hands
-// it to writeBack. A stand-in naming the value by its digest does both: equal digests, equal
-// values; and writeBack, a local activity on the same worker, swaps the value back in.
+// observe's answer is recorded in history (a local activity's marker), and the workflow never
+// looks inside atProvider: it only compares it with what status holds, and hands it to writeBack.
+// A stand-in does both: equal digests, equal values; and writeBack, a local activity on the same
+// worker, swaps the value back in. So a pass costs the same history whatever the object's size:
+// an Object mirroring a megabyte ConfigMap would otherwise add its whole size to history on every
+// pass, and past Temporal's 2 MiB payload limit fail the workflow task with ResourceExhausted.
 import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 
 /**
- * Values up to this size are carried as they are, so histories of EC2 kinds and small Objects
- * keep showing atProvider in the Temporal UI (and recorded histories replay unchanged).
- */
-export const HOLD_ABOVE_BYTES = 16 * 1024;
-
-/**
- * What history carries in place of a large value. Plain data; `sha256` of the value's canonical
+ * What history carries in place of an observed state. Plain data; `sha256` of the value's canonical
  * JSON (sorted keys), so the same value read from status and from the provider stands in equal.
  */
 export interface HeldValue {
@@ -35,42 +28,55 @@ export class HeldValues {
 
   /**
    * @param maxBytes what the worker keeps at most; the oldest go first. A pass takes moments
-   *   between observing and writing, so only the newest few matter; 64 MiB holds dozens of
-   *   megabyte objects observed at once.
+   *   between observing and writing, and only a state that differs from status is kept, so only
+   *   the newest few matter; 64 MiB holds dozens of megabyte objects observed at once.
    */
-  constructor(
-    private readonly maxBytes = 64 * 1024 * 1024,
-    private readonly holdAboveBytes = HOLD_ABOVE_BYTES,
-  ) {}
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
-  /** The value itself when small, else its stand-in, keeping the value for `take`. */
+  /** The stand-in of a value, without keeping it: for a value the worker can read again (status). */
+  standIn<T>(value: T): T | HeldValue {
+    return this.digest(value)?.standIn ?? value;
+  }
+
+  /** The value's stand-in, keeping the value until `resolve` needs it. */
   hold<T>(value: T): T | HeldValue {
-    if (value === undefined || value === null || typeof value !== 'object') return value;
-    const json = stringify(value);
-    if (json === undefined || json.length <= this.holdAboveBytes) return value;
-    const sha256 = createHash('sha256').update(json).digest('hex');
-    const bytes = Buffer.byteLength(json);
-    this.remember(sha256, value, bytes);
-    return { heldByWorker: { sha256, bytes } };
+    const digest = this.digest(value);
+    if (!digest) return value;
+    this.remember(digest.standIn.heldByWorker.sha256, value, digest.standIn.heldByWorker.bytes);
+    return digest.standIn;
   }
 
   /**
-   * The value a stand-in names, or the value itself when it is no stand-in. Undefined for a
-   * stand-in this worker no longer holds (it restarted, or the workflow moved to another worker
-   * between observe and writeBack): the caller then writes without it, and the next pass, which
-   * observes again, writes it.
+   * The value a stand-in names, or the value itself when it is no stand-in (histories from before
+   * stand-ins hold values). Not found for a stand-in this worker does not hold: it restarted,
+   * the workflow moved to another worker between observe and writeBack, or the value was only
+   * named (`standIn`).
    */
-  resolve(value: unknown): unknown {
-    if (!isHeldValue(value)) return value;
+  resolve(value: unknown): { found: true; value: unknown } | { found: false } {
+    if (!isHeldValue(value)) return { found: true, value };
     const entry = this.values.get(value.heldByWorker.sha256);
-    if (!entry) return undefined;
+    if (!entry) return { found: false };
     this.values.delete(value.heldByWorker.sha256);
     this.values.set(value.heldByWorker.sha256, entry);
-    return entry.value;
+    return { found: true, value: entry.value };
+  }
+
+  /** Whether `standIn` names `value`. */
+  standsFor(standIn: unknown, value: unknown): boolean {
+    if (!isHeldValue(standIn)) return false;
+    return this.digest(value)?.standIn.heldByWorker.sha256 === standIn.heldByWorker.sha256;
   }
 
   get size(): number {
     return this.values.size;
+  }
+
+  private digest(value: unknown): { standIn: HeldValue } | undefined {
+    if (value === undefined || value === null || typeof value !== 'object') return undefined;
+    const json = stringify(value);
+    if (json === undefined) return undefined;
+    const sha256 = createHash('sha256').update(json).digest('hex');
+    return { standIn: { heldByWorker: { sha256, bytes: Buffer.byteLength(json) } } };
   }
 
   private remember(sha256: string, value: unknown, bytes: number): void {

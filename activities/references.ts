@@ -29,7 +29,7 @@ import {
 import { ClassifiedError } from '../runtime/errors';
 import { findKind } from '../providers/registry';
 import { unservedKind } from './served-kinds';
-import type { ReferenceObservation } from '../workflows/observation';
+import type { ReferenceObservation } from '../contract/observation';
 import { isStatus, type KubeAccess } from './kube';
 import { EXTERNAL_NAME } from '../apis/annotations';
 

@@ -7,7 +7,7 @@ import type { ConnectContext } from '../runtime/external-client';
 import type { ManagedKind } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
 import { findKind } from '../providers/registry';
-import type { SweepOutcome, SweepScope, WakeTarget } from '../workflows/sweep-api';
+import type { SweepOutcome, SweepScope, WakeTarget } from '../contract/sweep-workflow';
 import { asActivity, classify } from './failures';
 import { awaitsProvider, groupByScope, isSettled, reasonToWake } from './sweep-drift';
 import type { ListManagedObjects } from './sweep-list';

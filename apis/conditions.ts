@@ -98,3 +98,10 @@ export function conditionStatus(conditions: readonly Condition[], type: Conditio
 function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+/** The conditions with `note` added to Synced's message (once). */
+export function withSyncedNote<C extends ConditionUpdate>(conditions: C[], note: string): C[] {
+  return conditions.map((c) =>
+    c.type !== 'Synced' || c.message?.endsWith(note) ? c : { ...c, message: c.message ? `${c.message}; ${note}` : note },
+  );
+}

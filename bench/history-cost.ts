@@ -3,7 +3,7 @@
 // Read twice, the difference per pass is what a settled resource costs Temporal's store.
 import type { Client } from '@temporalio/client';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
-import { stateQuery } from '../workflows/api';
+import { stateQuery } from '../contract/reconcile-workflow';
 
 export interface HistoryCost {
   workflows: number;

@@ -69,7 +69,7 @@ export interface ExternalCreation<F = unknown, A = unknown> {
   /**
    * What the create call's own answer already says about the new resource, exactly as observe
    * would report it now. The pass right after the create then needs no provider call to
-   * confirm it (activities/recent-observations.ts). Leave it out when unsure.
+   * confirm it (it travels with the create's answer, activities/external-calls.ts). Leave it out when unsure.
    */
   observation?: ExternalObservation<F, A>;
 }

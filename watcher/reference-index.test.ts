@@ -9,7 +9,7 @@ import { EXTERNAL_NAME } from '../apis/annotations';
 import type { GenericReference } from '../apis/references';
 import type { KindApi } from '../runtime/managed-kind';
 import type { ReferenceDeclaration } from '../runtime/references/declaration';
-import type { ResourceEvent } from '../workflows/api';
+import type { ResourceEvent } from '../contract/reconcile-workflow';
 import { ReferenceIndex } from './reference-index';
 import { testKindApi } from '../test/unit/kind-api';
 

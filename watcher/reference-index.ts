@@ -12,7 +12,7 @@ import type { ManagedResource } from '../runtime/managed-resource';
 import type { ReferenceDeclaration } from '../runtime/references/declaration';
 import { dependenciesOf, keyOf, namedTargets, type Dependency } from '../runtime/references/dependencies';
 import { getValue } from '../runtime/references/fieldpath';
-import type { ResourceEvent } from '../workflows/api';
+import type { ResourceEvent } from '../contract/reconcile-workflow';
 
 export interface WakeUp {
   ref: ResourceRef;

@@ -7,7 +7,7 @@
 //   unhandled signal, and the worker replays the whole task, local activities included.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { FINALIZER } from '../apis/annotations';
-import type { ResourceEvent } from '../workflows/api';
+import type { ResourceEvent } from '../contract/reconcile-workflow';
 import { fingerprint } from './fingerprint';
 
 interface LastSeen {

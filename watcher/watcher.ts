@@ -9,7 +9,7 @@ import { SignalFilter } from './signal-filter';
 import { watchKind, type KindWatch, type WatchHandler } from '../runtime/informers';
 import { Signaler } from './signaler';
 import type { WatcherMetrics } from './metrics';
-import type { ResourceEvent } from '../workflows/api';
+import type { ResourceEvent } from '../contract/reconcile-workflow';
 import { ReferenceIndex } from './reference-index';
 import type { OwnWrites } from '../activities/own-writes';
 

@@ -3,7 +3,7 @@
 // ended (terminated by hand, say) is started afresh.
 import type { Client } from '@temporalio/client';
 import type { ManagedKind } from '../runtime/managed-kind';
-import { SWEEP_WORKFLOW, sweepWorkflowIdFor, type SweepInput, type SweepScope } from '../workflows/sweep-api';
+import { SWEEP_WORKFLOW, sweepWorkflowIdFor, type SweepInput, type SweepScope } from '../contract/sweep-workflow';
 
 export async function startSweeps(
   client: Client,

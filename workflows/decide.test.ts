@@ -9,7 +9,7 @@ import {
   secondsUntilNextPass,
   BACKOFF_MAX_SECONDS,
 } from './decide';
-import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from './observation';
+import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from '../contract/observation';
 
 const object = (over: Partial<ObjectSnapshot> = {}): ObjectSnapshot => ({
   uid: 'u1',
@@ -111,7 +111,7 @@ describe('decide', () => {
     expect(plan.next).toBe('backoff');
   });
 
-  it('reports a provider that does not answer as not Ready too, except while deleting', () => {
+  it('reports a provider that does not answer as not Ready too, and while deleting as what the delete waits for', () => {
     const down = 'target cluster (ProviderConfig "remote-1"): cannot get ConfigMap default/c: connect ECONNREFUSED 127.0.0.1:6443';
     const plan = decide(object(), undefined, { providerError: down, providerUnreachable: true });
     expect(plan.conditions).toEqual([
@@ -119,9 +119,11 @@ describe('decide', () => {
       { type: 'Synced', status: 'False', reason: 'ReconcileError', message: down },
     ]);
     expect(plan.next).toBe('backoff');
-    // Deleting already says Ready=False/Deleting; the error goes to Synced alone.
     const deletingPlan = decide(object({ deleting: true }), undefined, { providerError: down, providerUnreachable: true });
-    expect(deletingPlan.conditions).toEqual([{ type: 'Synced', status: 'False', reason: 'ReconcileError', message: down }]);
+    expect(deletingPlan.conditions).toEqual([
+      { type: 'Ready', status: 'False', reason: 'Deleting', message: deletionBlockedBy(down) },
+      { type: 'Synced', status: 'False', reason: 'ReconcileError', message: down },
+    ]);
   });
 
   it('says why an unavailable resource is not ready, when the provider can tell', () => {
@@ -374,37 +376,28 @@ describe('decide: releasing an orphan whose provider is broken', () => {
     { name: 'deletionPolicy Orphan', over: { deletionPolicy: 'Orphan' } },
     { name: 'management policies without Delete', over: { managementPolicies: ['Observe', 'Create', 'Update', 'LateInitialize'] } },
     { name: 'observe-only', over: { managementPolicies: ['Observe'] } },
-  ])('$name: released without the error, with releaseOrphansFirst', ({ over }) => {
-    const plan = decide(object({ deleting: true, ...over }), undefined, { providerError: brokenProvider, releaseOrphansFirst: true });
+  ])('$name: released without the error', ({ over }) => {
+    const plan = decide(object({ deleting: true, ...over }), undefined, { providerError: brokenProvider });
     expect(plan).toEqual({ steps: [{ kind: 'removeFinalizer' }], conditions: [], next: 'signal', complete: true });
   });
 
   it('releases what it depends on first', () => {
     const plan = decide(object({ deleting: true, deletionPolicy: 'Orphan' }), undefined, {
       providerError: brokenProvider,
-      releaseOrphansFirst: true,
       references: references(),
     });
     expect(plan.steps).toEqual([{ kind: 'releaseDependencies' }, { kind: 'removeFinalizer' }]);
   });
 
-  it('without releaseOrphansFirst (a workflow from before the fix): the error, and backoff, as before', () => {
-    const plan = decide(object({ deleting: true, deletionPolicy: 'Orphan' }), undefined, { providerError: brokenProvider });
-    expect(plan.steps).toEqual([]);
-    expect(plan.conditions).toEqual([{ type: 'Synced', status: 'False', reason: 'ReconcileError', message: brokenProvider }]);
-    expect(plan.next).toBe('backoff');
-    expect(plan.complete).toBe(false);
-  });
-
   it('never skips the provider for an object that deletes its external resource', () => {
-    const plan = decide(object({ deleting: true }), undefined, { providerError: brokenProvider, releaseOrphansFirst: true });
+    const plan = decide(object({ deleting: true }), undefined, { providerError: brokenProvider });
     expect(plan.steps).toEqual([]);
     expect(plan.next).toBe('backoff');
     expect(plan.complete).toBe(false);
   });
 
   it('does not release an orphan that is not being deleted', () => {
-    const plan = decide(object({ deletionPolicy: 'Orphan' }), undefined, { providerError: brokenProvider, releaseOrphansFirst: true });
+    const plan = decide(object({ deletionPolicy: 'Orphan' }), undefined, { providerError: brokenProvider });
     expect(plan.next).toBe('backoff');
     expect(plan.complete).toBe(false);
   });
@@ -579,10 +572,7 @@ describe('deletion that needs no provider', () => {
   });
 
   it('while the provider a delete needs fails: Ready=False Deleting saying so, Synced=False with the error, and backoff', () => {
-    const plan = decide(object({ deleting: true, externalName: 'vpc-1' }), undefined, {
-      providerError: brokenProvider,
-      deletionWaitsForProvider: true,
-    });
+    const plan = decide(object({ deleting: true, externalName: 'vpc-1' }), undefined, { providerError: brokenProvider });
     expect(plan.steps).toEqual([]);
     expect(plan.conditions).toEqual([
       { type: 'Ready', status: 'False', reason: 'Deleting', message: deletionBlockedBy(brokenProvider) },
@@ -615,16 +605,9 @@ describe('conditionsAfterFailure', () => {
 
   it('a delete stays Deleting, reachable or not, and says what it waits for', () => {
     const deletePlan = decide(object({ deleting: true }), settled);
-    expect(conditionsAfterFailure(deletePlan, unreachable, { unreachable: true, deletionWaits: true })).toEqual([
+    expect(conditionsAfterFailure(deletePlan, unreachable, { unreachable: true })).toEqual([
       { type: 'Ready', status: 'False', reason: 'Deleting', message: deletionBlockedBy(unreachable) },
       { type: 'Synced', status: 'False', reason: 'ReconcileError', message: unreachable },
     ]);
-    // A workflow from before (deletionWaits unasked): Deleting without a message, as it was.
-    expect(conditionsAfterFailure(deletePlan, unreachable, { unreachable: true })[0]).toEqual({
-      type: 'Ready',
-      status: 'False',
-      reason: 'Deleting',
-      message: undefined,
-    });
   });
 });

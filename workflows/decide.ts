@@ -19,7 +19,7 @@ import {
 } from '../apis/conditions';
 import type { ManagementAction } from '../apis/managed';
 import type { PollIntervals } from '../runtime/managed-kind';
-import type { ExternalSnapshot, NoExternal, ObjectSnapshot, OwnedExternal, ReferenceObservation } from './observation';
+import type { ExternalSnapshot, NoExternal, ObjectSnapshot, OwnedExternal, ReferenceObservation } from '../contract/observation';
 
 export type Step =
   | { kind: 'addFinalizer' }
@@ -67,17 +67,6 @@ export interface DecideContext {
   references?: ReferenceObservation;
   /** While deleting: dependents that still hold the object (seed 002, "Uninstall Order"). */
   blockers?: string[];
-  /**
-   * Release an object that will not delete its external resource (Orphan, or no Delete policy)
-   * without looking at the provider, as Crossplane does. Versioned with patched(): workflows
-   * from before this change retried the provider first.
-   */
-  releaseOrphansFirst?: boolean;
-  /**
-   * While deleting, a provider error shows as Ready=False, reason Deleting, saying what the
-   * delete waits for. Versioned with patched(): workflows from before left Ready as it was.
-   */
-  deletionWaitsForProvider?: boolean;
 }
 
 export function decide(object: ObjectSnapshot, external: ExternalSnapshot | undefined, context: DecideContext = {}): Plan {
@@ -98,17 +87,13 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
     complete: true,
   });
 
-  if (object.deleting && !deleteExternal && context.releaseOrphansFirst) return release();
+  // Orphaned, or not ours to delete: released without a word from the provider, as Crossplane
+  // does, so a broken ProviderConfig cannot hold it.
+  if (object.deleting && !deleteExternal) return release();
 
   if (providerError !== undefined || external === undefined) {
     const error = providerError ?? 'the external resource could not be observed';
-    const readiness = object.deleting
-      ? context.deletionWaitsForProvider
-        ? [deleting(deletionBlockedBy(error))]
-        : []
-      : context.providerUnreachable
-        ? [unavailable(error)]
-        : [];
+    const readiness = object.deleting ? [deleting(deletionBlockedBy(error))] : context.providerUnreachable ? [unavailable(error)] : [];
     return { steps, conditions: [...readiness, reconcileError(error)], next: 'backoff', complete: false, error };
   }
 
@@ -257,16 +242,16 @@ export function noExternalAfter(
  * The conditions of a pass that failed with `message`: Synced says the error. A provider that
  * does not answer (`unreachable`: FailureClass Unreachable) also makes a resource that is not
  * being deleted Unavailable: nobody knows then what the provider holds. A deletion that fails
- * (`deletionWaits`) says in Ready, reason Deleting, what it waits for.
+ * says in Ready, reason Deleting, what it waits for.
  */
 export function conditionsAfterFailure(
   plan: Plan,
   message: string,
-  { unreachable = false, deletionWaits = false }: { unreachable?: boolean; deletionWaits?: boolean } = {},
+  { unreachable = false }: { unreachable?: boolean } = {},
 ): ConditionUpdate[] {
   const ready = (c: ConditionUpdate): ConditionUpdate => {
     if (c.type !== 'Ready') return c;
-    if (c.reason === ReadyReason.Deleting) return deletionWaits ? deleting(deletionBlockedBy(message)) : c;
+    if (c.reason === ReadyReason.Deleting) return deleting(deletionBlockedBy(message));
     return unreachable ? unavailable(message) : c;
   };
   return [...plan.conditions.filter((c) => c.type !== 'Synced').map(ready), reconcileError(message)];

@@ -4,7 +4,7 @@
 // not counted twice.
 import * as wf from '@temporalio/workflow';
 import type { ResourceRef } from '../runtime/managed-kind';
-import type { PassObservation } from './observation';
+import type { PassObservation } from '../contract/observation';
 
 export const RECONCILE_FAILURES = 'chronoplane_reconcile_failures';
 

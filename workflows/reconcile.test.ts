@@ -10,12 +10,18 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
 import { World, newObject } from '../test/unit/world';
-import type { NoExternal, PassObservation, ReferenceObservation } from './observation';
+import type { PassObservation, ReferenceObservation } from '../contract/observation';
 import type { ReconcileActivities } from '../activities/reconcile';
 import { deletionBlockedBy, releasableWithoutProvider } from './decide';
-import { withMirrorNote } from './status';
-import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery, type ReconcileInput } from './api';
-import { ReadyKey, SyncedKey } from './search-attributes';
+import { withSyncedNote } from '../apis/conditions';
+import {
+  RECONCILE_WORKFLOW,
+  reconcileNowUpdate,
+  resourceEventSignal,
+  stateQuery,
+  type ReconcileInput,
+} from '../contract/reconcile-workflow';
+import { ReadyKey, SyncedKey } from '../contract/search-attributes';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
 
 const { EventType } = temporal.api.enums.v1;
@@ -119,10 +125,10 @@ class ReleasingWorld extends World {
         this.calls.push('deleteExternal');
         throw failure;
       },
-      observe: async (ref, atLeast, owned, noExternal?: NoExternal): Promise<PassObservation> => {
-        const seen = await activities.observe(ref, atLeast, owned);
+      observe: async (ref, atLeast, known): Promise<PassObservation> => {
+        const seen = await activities.observe(ref, atLeast, known);
         if (!seen.found || seen.object.paused) return seen;
-        const why = releasableWithoutProvider(seen.object, noExternal);
+        const why = releasableWithoutProvider(seen.object, known.noExternal);
         if (!why) return seen;
         this.released.push(why);
         const { externalError: _notAsked, ...rest } = seen;
@@ -175,7 +181,9 @@ describe('reconcile workflow', () => {
       world,
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
-        expect(world.calls.slice(0, 3)).toEqual(['observe', 'addFinalizer', 'createExternal']);
+        // The finalizer goes in with the create, in the same activity, before anything is created.
+        expect(world.calls.slice(0, 2)).toEqual(['observe', 'createExternal']);
+        expect(world.createsWithFinalizer).toEqual([true]);
         expect(world.count('createExternal')).toBe(1);
         expect(world.condition('Synced')).toMatchObject({ status: 'True', reason: 'ReconcileSuccess', observedGeneration: 1 });
         expect(world.events).toContain('Normal CreatedExternalResource: created ext-uid-1');
@@ -438,6 +446,50 @@ describe('reconcile workflow', () => {
     });
   });
 
+  it('confirms a create by its own answer: the pass after it neither reads nor observes, and writes status once', async () => {
+    const world = new World();
+    world.createAnswersObservation = true;
+    world.quickProviderCalls = true;
+    world.poll = { steadySeconds: 60, pendingSeconds: 60 };
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
+        await eventually(() => lastPassDone(handle), 'the pass to end');
+        expect(world.calls).toEqual(['observe', 'createExternal', 'writeBack']);
+        expect(world.events).toEqual([expect.stringMatching(/^Normal CreatedExternalResource: created /)]);
+        expect((await handle.query(stateQuery)).passes).toBe(2);
+      },
+      'create-confirmed-by-its-answer',
+    );
+  });
+
+  it('never loses an edit made while a create runs: its watch event brings a pass that observes', async () => {
+    const world = new World();
+    world.createAnswersObservation = true;
+    world.quickProviderCalls = true;
+    const real = world.activities();
+    let signalDuringCreate: (() => Promise<unknown>) | undefined;
+    world.activities = () => ({
+      ...real,
+      createExternal: async (...args) => {
+        const created = await real.createExternal(...args);
+        world.object!.generation += 1; // someone edits the spec while the create runs
+        world.object!.resourceVersion += 1;
+        await signalDuringCreate?.();
+        return created;
+      },
+    });
+    await withWorkflow(world, async ({ handle, signal }) => {
+      signalDuringCreate = signal;
+      await eventually(() => world.condition('Synced')?.observedGeneration === 2, 'status of the edited spec', 5_000);
+      expect(world.count('observe')).toBeGreaterThanOrEqual(2);
+      expect(world.condition('Ready')?.status).toBe('True');
+      expect(world.count('createExternal')).toBe(1);
+      expect((await handle.query(stateQuery)).consecutiveFailures).toBe(0);
+    });
+  });
+
   it('observes again at once after a create: no timer, and no wait for the echo of its record', async () => {
     const world = new World();
     world.poll = { steadySeconds: 60, pendingSeconds: 60 }; // a timer pass would come far too late
@@ -446,7 +498,7 @@ describe('reconcile workflow', () => {
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
         // One status write, by the pass that confirms the create, with the create's event.
-        expect(world.calls.slice(0, 5)).toEqual(['observe', 'addFinalizer', 'createExternal', 'observe', 'writeBack']);
+        expect(world.calls.slice(0, 4)).toEqual(['observe', 'createExternal', 'observe', 'writeBack']);
         expect(world.count('writeBack')).toBe(1);
         expect(world.events).toEqual([expect.stringMatching(/^Normal CreatedExternalResource: created /)]);
         // The pass after the create reads the object at least as new as the recorded external name.
@@ -827,7 +879,7 @@ class TooLargeWorld extends World {
         const note = 'status.atProvider is left out: with it the object would pass the API server size limit';
         const written = await activities.writeBack(ref, uid, {
           ...outcome,
-          status: { ...outcome.status, atProvider: undefined, conditions: withMirrorNote(outcome.status.conditions, note) },
+          status: { ...outcome.status, atProvider: undefined, conditions: withSyncedNote(outcome.status.conditions, note) },
           events: [...outcome.events, { type: 'Warning', reason: 'StatusTooLarge', message: note }],
         });
         return { ...written, leftOut: { atProvider: outcome.status.atProvider, note } };

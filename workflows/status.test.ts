@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { available, mergeConditions, reconcileSuccess } from '../apis/conditions';
-import { planWriteBack, sameJson, withMirrorNote } from './status';
-import type { ObjectSnapshot } from './observation';
+import { withSyncedNote } from '../apis/conditions';
+import { planWriteBack, sameJson } from './status';
+import type { ObjectSnapshot } from '../contract/observation';
 
 const settled = (atProvider: unknown): ObjectSnapshot => ({
   uid: 'u',
@@ -61,7 +62,7 @@ describe('planWriteBack with an observed state status could not hold', () => {
   const shown = (object: ObjectSnapshot) => ({
     ...object,
     atProvider: undefined,
-    conditions: withMirrorNote(object.conditions, leftOut.note),
+    conditions: withSyncedNote(object.conditions, leftOut.note),
   });
 
   it('writes nothing again once status shows the conditions without it, saying why', () => {
@@ -85,10 +86,10 @@ describe('planWriteBack with an observed state status could not hold', () => {
   });
 });
 
-describe('withMirrorNote', () => {
+describe('withSyncedNote', () => {
   it('adds the note to Synced once, after any message it has', () => {
     const conditions = mergeConditions([], [{ ...reconcileSuccess(), message: 'ok' }, available()], 't0');
-    const noted = withMirrorNote(withMirrorNote(conditions, 'left out'), 'left out');
+    const noted = withSyncedNote(withSyncedNote(conditions, 'left out'), 'left out');
     expect(noted.find((c) => c.type === 'Synced')?.message).toBe('ok; left out');
     expect(noted.find((c) => c.type === 'Ready')).toEqual(conditions.find((c) => c.type === 'Ready'));
   });

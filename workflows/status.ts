@@ -1,20 +1,9 @@
 // Decides what a pass writes back to the object. Pure, so the workflow can call it, and so the
 // steady state (nothing to write) is easy to test: that is what keeps a quiet pass cheap.
 import equal from 'fast-deep-equal';
-import { mergeConditions, sameConditions, type Condition, type ConditionUpdate } from '../apis/conditions';
-import type { EventNote } from '../activities/events';
-import type { WriteBack } from '../activities/reconcile';
-import type { ObjectSnapshot } from './observation';
-
-/**
- * An observed state status could not hold (see writeBack): the object with it would pass the API
- * server's size limit. Status then goes without it, and Synced says so with `note`.
- */
-export interface MirrorLeftOut {
-  /** What was left out (the stand-in of a large value, activities/held-values.ts). */
-  atProvider: unknown;
-  note: string;
-}
+import { mergeConditions, sameConditions, withSyncedNote, type ConditionUpdate } from '../apis/conditions';
+import type { EventNote, MirrorLeftOut, WriteBack } from '../contract/write-back';
+import type { ObjectSnapshot } from '../contract/observation';
 
 export function planWriteBack(
   object: ObjectSnapshot,
@@ -30,7 +19,7 @@ export function planWriteBack(
   let nextAtProvider = atProvider ?? object.atProvider;
   // The same state again: status goes without it at once, instead of failing to hold it again.
   if (leftOut && nextAtProvider !== undefined && sameJson(nextAtProvider, leftOut.atProvider)) {
-    conditions = withMirrorNote(conditions, leftOut.note);
+    conditions = withSyncedNote(conditions, leftOut.note);
     nextAtProvider = undefined;
   }
   const handled = reconcileRequestToRecord(object);
@@ -67,18 +56,6 @@ export function reconcileRequestToRecord(
   const requested = object.reconcileRequestedAt;
   if (requested === undefined || object.paused || requested === object.lastHandledReconcileAt) return undefined;
   return requested;
-}
-
-/** The conditions with Synced saying why status shows no observed state. */
-export function withMirrorNote(conditions: Condition[], note: string): Condition[] {
-  return withSyncedNote(conditions, note);
-}
-
-/** The conditions with `note` added to Synced's message (once). */
-export function withSyncedNote<C extends ConditionUpdate>(conditions: C[], note: string): C[] {
-  return conditions.map((c) =>
-    c.type !== 'Synced' || c.message?.endsWith(note) ? c : { ...c, message: c.message ? `${c.message}; ${note}` : note },
-  );
 }
 
 /**

@@ -12,8 +12,15 @@ import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env
 import { World } from '../test/unit/world';
 import type { SweepActivities } from '../activities/sweep';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
-import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput } from './api';
-import { SWEEP_WORKFLOW, sweepStateQuery, sweepWorkflowIdFor, type SweepInput, type SweepOutcome, type WakeTarget } from './sweep-api';
+import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput } from '../contract/reconcile-workflow';
+import {
+  SWEEP_WORKFLOW,
+  sweepStateQuery,
+  sweepWorkflowIdFor,
+  type SweepInput,
+  type SweepOutcome,
+  type WakeTarget,
+} from '../contract/sweep-workflow';
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;

@@ -7,8 +7,8 @@
 import * as wf from '@temporalio/workflow';
 import type { SweepActivities } from '../activities/sweep';
 import { workflowIdFor } from '../runtime/managed-kind';
-import { resourceEventSignal } from './api';
-import { sweepStateQuery, type SweepInput, type SweepScope, type SweepState, type WakeTarget } from './sweep-api';
+import { resourceEventSignal } from '../contract/reconcile-workflow';
+import { sweepStateQuery, type SweepInput, type SweepScope, type SweepState, type WakeTarget } from '../contract/sweep-workflow';
 
 // A sweep of 10,000 resources is about 20 list pages and 50 EC2 calls. It heartbeats (the
 // worker wraps it, activities/heartbeat.ts), so a dead worker's sweep is retried within 30 s.
@@ -23,13 +23,6 @@ const DEFAULT_INTERVAL_SECONDS = 60;
 
 /** About 150 quiet sweeps (six events each) per run, so replaying a run stays cheap. */
 const DEFAULT_HISTORY_BUDGET = 1_000;
-
-/**
- * A sweep after one that could not read some scopes passes them on, so their resources are
- * woken once the provider answers. Asked only when there are such scopes, so quiet histories
- * gain no marker.
- */
-const WAKE_SCOPES_THAT_ANSWER_AGAIN = 'wake-scopes-that-answer-again';
 
 /** Temporal refuses more than 2,000 pending outgoing signals per workflow; stay well under. */
 const SIGNALS_AT_ONCE = 500;
@@ -46,7 +39,7 @@ export async function sweepManagedKind(input: SweepInput): Promise<void> {
     try {
       const outcome = await sweeper.sweepKind.executeWithOptions(
         { summary: `sweep ${describe(scope)} for drift` },
-        recovering.length > 0 && wf.patched(WAKE_SCOPES_THAT_ANSWER_AGAIN) ? [scope, recovering] : [scope],
+        recovering.length > 0 ? [scope, recovering] : [scope],
       );
       state.sweeps += 1;
       state.last = { ...outcome, at: new Date().toISOString() };

@@ -16,7 +16,7 @@ import { EXTERNAL_NAME } from '../../apis/annotations';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import { kindFor } from '../../providers/registry';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
-import { reconcileNowUpdate } from '../../workflows/api';
+import { reconcileNowUpdate } from '../../contract/reconcile-workflow';
 import { MOTO_PLAIN_LOOKUPS_ENV } from '../../stack/moto';
 import { applyBenchVpcs, benchVpcName } from '../bench-vpcs';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';

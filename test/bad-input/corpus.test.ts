@@ -14,7 +14,7 @@ import { ControlPlane, remoteKubectl } from '../integration/harness';
 import { leftovers } from '../integration/network';
 import { REMOTE_CLUSTER_NAMES } from '../../stack/test-stack';
 import { workflowIdFor } from '../../runtime/managed-kind';
-import { stateQuery } from '../../workflows/api';
+import { stateQuery } from '../../contract/reconcile-workflow';
 import { isRefused, TARGET_NAMESPACE, type BadInputCase, type ExplainedInCondition } from './case';
 import { awsCases } from './aws.cases';
 import { kubernetesCases } from './kubernetes.cases';

@@ -10,7 +10,7 @@
 import type { Client } from '@temporalio/client';
 import { managedKinds } from '../../providers/registry';
 import { workflowIdFor } from '../../runtime/managed-kind';
-import { stateQuery } from '../../workflows/api';
+import { stateQuery } from '../../contract/reconcile-workflow';
 import { backoffSeconds } from '../../workflows/decide';
 import type { ObjectId } from './cluster';
 

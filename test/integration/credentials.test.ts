@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { ControlPlane, condition, eventually, vpcManifest } from './harness';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { reconcileNowUpdate } from '../../workflows/api';
+import { reconcileNowUpdate } from '../../contract/reconcile-workflow';
 
 let plane: ControlPlane;
 beforeAll(async () => {

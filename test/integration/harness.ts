@@ -14,7 +14,7 @@ import { parsePayloadKeys } from '../../runtime/payload-keys';
 import { EncryptionCodec } from '../../runtime/payload-codec';
 import { decodeHistory } from '../../runtime/history-payloads';
 import { workflowIdFor } from '../../runtime/managed-kind';
-import { stateQuery } from '../../workflows/api';
+import { stateQuery } from '../../contract/reconcile-workflow';
 import type { TestRemoteCluster } from '../../stack/test-stack';
 
 const repoRoot = join(import.meta.dirname, '..', '..');

@@ -6,7 +6,7 @@
 // carries a stand-in (activities/held-values.ts) in place of any large value.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIdFor } from '../../runtime/managed-kind';
-import { reconcileNowUpdate } from '../../workflows/api';
+import { reconcileNowUpdate } from '../../contract/reconcile-workflow';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf, type VpcObject } from './harness';
 import { runKubectl } from './kubectl';
 import { REMOTE, namer } from './objects';

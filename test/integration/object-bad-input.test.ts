@@ -6,7 +6,7 @@
 // once the target exists).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowIdFor } from '../../runtime/managed-kind';
-import { stateQuery } from '../../workflows/api';
+import { stateQuery } from '../../contract/reconcile-workflow';
 import { BACKOFF_BASE_SECONDS } from '../../workflows/decide';
 import { ControlPlane, condition, eventually } from './harness';
 import { runKubectl } from './kubectl';

@@ -10,8 +10,8 @@ import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount } from '../../b
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
 import { keyPairApi } from '../../providers/aws/ec2/keypair/schema';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { stateQuery } from '../../workflows/api';
-import { sweepStateQuery, sweepWorkflowIdFor } from '../../workflows/sweep-api';
+import { stateQuery } from '../../contract/reconcile-workflow';
+import { sweepStateQuery, sweepWorkflowIdFor } from '../../contract/sweep-workflow';
 import { ControlPlane, condition, eventually, vpcManifest, type VpcObject } from './harness';
 
 const EXTERNAL_NAME = 'crossplane.io/external-name';

@@ -22,7 +22,7 @@ import {
   ReadyKey,
   SEARCH_ATTRIBUTE_NAMES,
   SyncedKey,
-} from '../../workflows/search-attributes';
+} from '../../contract/search-attributes';
 
 let dir: string;
 let postgres: PostgresServer | undefined;

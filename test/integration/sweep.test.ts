@@ -19,8 +19,8 @@ import { managedKinds } from '../../providers/registry';
 import { SAFETY_NET_SECONDS } from '../../providers/aws/ec2/bulk-observation';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
-import { stateQuery } from '../../workflows/api';
-import { sweepStateQuery, sweepWorkflowIdFor } from '../../workflows/sweep-api';
+import { stateQuery } from '../../contract/reconcile-workflow';
+import { sweepStateQuery, sweepWorkflowIdFor } from '../../contract/sweep-workflow';
 import { ControlPlane, eventually } from './harness';
 import {
   ec2Calls,

@@ -5,7 +5,7 @@ import { CreateVpcCommand, DescribeVpcAttributeCommand } from '@aws-sdk/client-e
 import { ControlPlane, condition, eventually, vpcManifest } from './harness';
 import { workflowIdFor, refFor } from '../../runtime/managed-kind';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { stateQuery } from '../../workflows/api';
+import { stateQuery } from '../../contract/reconcile-workflow';
 
 let plane: ControlPlane;
 beforeAll(async () => {

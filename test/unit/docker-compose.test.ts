@@ -9,7 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { credentialsFromIni } from '../../providers/aws/credentials';
 import { ensureDockerCompose } from '../../stack/install-compose';
 import { repoRoot } from '../../stack/paths';
-import { SEARCH_ATTRIBUTE_NAMES } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTE_NAMES } from '../../contract/search-attributes';
 
 const run = promisify(execFile);
 

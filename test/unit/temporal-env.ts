@@ -3,7 +3,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { ensureTemporalBinary } from '../../stack/install';
-import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../contract/search-attributes';
 import { workflowsPath } from '../../worker/workflows-path';
 
 export async function startTestEnvironment(): Promise<TestWorkflowEnvironment> {

@@ -2,10 +2,11 @@
 // It implements the same activity functions as activities/reconcile.ts, so the workflow under
 // test is the real one; only the I/O behind it is simulated.
 import { ApplicationFailure } from '@temporalio/common';
-import type { ReconcileActivities, WriteBack } from '../../activities/reconcile';
+import type { ReconcileActivities } from '../../activities/reconcile';
+import type { WriteBack } from '../../contract/write-back';
 import type { Condition } from '../../apis/conditions';
 import type { ManagementAction } from '../../apis/managed';
-import type { PassObservation, ProviderError, ReferenceObservation } from '../../workflows/observation';
+import type { PassObservation, ProviderError, ReferenceObservation } from '../../contract/observation';
 import { OBJECT_GONE } from '../../runtime/errors';
 import type { PollIntervals } from '../../runtime/managed-kind';
 
@@ -33,6 +34,8 @@ export class World {
   events: string[] = [];
   /** The workflow's `firstForObject` word on each createExternal call, in order. */
   createsFirstForObject: (boolean | undefined)[] = [];
+  /** Whether each createExternal call was asked to add the finalizer first, in order. */
+  createsWithFinalizer: boolean[] = [];
   /** Thrown by the next createExternal calls, in order. */
   createFailures: Error[] = [];
   /** How many observes after a create still miss it (a provider's eventual consistency). */
@@ -48,6 +51,8 @@ export class World {
   externalError: ProviderError | undefined;
   /** A kind whose provider calls run as local activities (ManagedKind.quickProviderCalls). */
   quickProviderCalls = false;
+  /** Whether a create answers what observe would then see, as a VPC's does (ExternalCreation.observation). */
+  createAnswersObservation = false;
 
   count(name: string): number {
     return this.calls.filter((c) => c === name).length;
@@ -67,6 +72,40 @@ export class World {
     return this.object;
   }
 
+  /** What observe answers now, as the real one would. */
+  observation(): PassObservation {
+    const o = this.object;
+    if (!o) return { found: false };
+    const object = {
+      uid: o.uid,
+      generation: o.generation,
+      resourceVersion: String(o.resourceVersion),
+      deleting: o.deleting,
+      paused: o.paused,
+      hasFinalizer: o.finalizer,
+      externalName: o.externalName,
+      deletionPolicy: o.deletionPolicy,
+      managementPolicies: o.managementPolicies,
+      conditions: structuredClone(o.conditions),
+      statusObservedGeneration: o.observedGeneration,
+      atProvider: structuredClone(o.atProvider),
+    };
+    if (o.paused) return { found: true, object, poll: this.poll };
+    const extras = {
+      references: structuredClone(this.references),
+      blockers: this.blockers?.slice(),
+      ...(this.quickProviderCalls ? { quickProviderCalls: true } : {}),
+    };
+    if (this.externalError) return { found: true, object, poll: this.poll, externalError: this.externalError, ...extras };
+    const missed = o.externalName !== undefined && this.missesAfterCreate > 0;
+    if (missed) this.missesAfterCreate -= 1;
+    const ext = o.externalName && !missed ? this.external.get(o.externalName) : undefined;
+    const external = ext
+      ? { resourceExists: true, resourceUpToDate: ext.upToDate, readiness: 'Available' as const, atProvider: { id: o.externalName } }
+      : { resourceExists: false, resourceUpToDate: false };
+    return { found: true, object, external, poll: this.poll, ...extras };
+  }
+
   activities(): ReconcileActivities {
     const world = this;
     return {
@@ -75,36 +114,7 @@ export class World {
         world.observedAtLeast.push(atLeast);
         const failure = world.observeFailures.shift();
         if (failure) throw failure;
-        const o = world.object;
-        if (!o) return { found: false };
-        const object = {
-          uid: o.uid,
-          generation: o.generation,
-          resourceVersion: String(o.resourceVersion),
-          deleting: o.deleting,
-          paused: o.paused,
-          hasFinalizer: o.finalizer,
-          externalName: o.externalName,
-          deletionPolicy: o.deletionPolicy,
-          managementPolicies: o.managementPolicies,
-          conditions: structuredClone(o.conditions),
-          statusObservedGeneration: o.observedGeneration,
-          atProvider: structuredClone(o.atProvider),
-        };
-        if (o.paused) return { found: true, object, poll: world.poll };
-        const extras = {
-          references: structuredClone(world.references),
-          blockers: world.blockers?.slice(),
-          ...(world.quickProviderCalls ? { quickProviderCalls: true } : {}),
-        };
-        if (world.externalError) return { found: true, object, poll: world.poll, externalError: world.externalError, ...extras };
-        const missed = o.externalName !== undefined && world.missesAfterCreate > 0;
-        if (missed) world.missesAfterCreate -= 1;
-        const ext = o.externalName && !missed ? world.external.get(o.externalName) : undefined;
-        const external = ext
-          ? { resourceExists: true, resourceUpToDate: ext.upToDate, readiness: 'Available' as const, atProvider: { id: o.externalName } }
-          : { resourceExists: false, resourceUpToDate: false };
-        return { found: true, object, external, poll: world.poll, ...extras };
+        return world.observation();
       },
       async addFinalizer(_ref, uid) {
         world.calls.push('addFinalizer');
@@ -132,17 +142,26 @@ export class World {
         world.live(uid);
         return 'released';
       },
-      async createExternal(_ref, uid, firstForObject) {
+      async createExternal(_ref, uid, firstForObject, withFinalizer) {
         world.calls.push('createExternal');
         world.createsFirstForObject.push(firstForObject);
+        world.createsWithFinalizer.push(withFinalizer);
         const o = world.live(uid);
+        const resourceVersions: string[] = [];
+        if (withFinalizer && !o.finalizer) {
+          o.finalizer = true;
+          world.bump(o);
+          resourceVersions.push(String(o.resourceVersion));
+        }
         const failure = world.createFailures.shift();
         if (failure) throw failure;
         const externalName = `ext-${o.uid}`;
         world.external.set(externalName, { upToDate: true });
         o.externalName = externalName;
         world.bump(o);
-        return { externalName, summary: `created ${externalName}`, resourceVersion: String(o.resourceVersion) };
+        resourceVersions.push(String(o.resourceVersion));
+        const next = world.createAnswersObservation ? world.observation() : undefined;
+        return { externalName, summary: `created ${externalName}`, resourceVersions, ...(next ? { next } : {}) };
       },
       async updateExternal(_ref, uid) {
         world.calls.push('updateExternal');

@@ -1,49 +1,41 @@
 // Wires EC2 SDK calls to the ExternalClient verbs for Elastic IP addresses. Decisions live in
-// convert.ts. AllocateAddress takes no client token, so an interrupted earlier attempt is found
-// by the uid tag that AllocateAddress applies atomically.
+// convert.ts; observe, the sweep and describe are the common path's (client-base.ts).
+// AllocateAddress takes no client token, so an interrupted earlier attempt is found by the uid
+// tag that AllocateAddress applies atomically.
 import {
   AllocateAddressCommand,
   DescribeAddressesCommand,
   ReleaseAddressCommand,
   type Address,
-  type EC2PaginationConfiguration,
-  type Filter,
+  type DescribeAddressesCommandOutput,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { CreateAttempt, ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type { CreateAttempt, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { carriesUid, desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, isNotFound, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
+import { ec2Connector, isNotFound, present, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, toAtProvider } from './convert';
 import { addressApi, type AddressObservation, type AddressParameters } from './schema';
 
 type AddressResource = ManagedResource<AddressParameters, AddressObservation>;
 
+/** DescribeAddresses reports every field observe compares, and has no pages: one call a sweep of 200. */
+const addresses: Ec2KindDescription<AddressParameters, AddressObservation, Address, DescribeAddressesCommandOutput> = {
+  noun: 'address',
+  plural: 'addresses',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeAddressesCommand({ AllocationIds: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.Addresses,
+  idOf: (address) => address.AllocationId,
+  sweep: { filter: 'allocation-id' },
+  observation,
+};
+
 export const addressConnector = ec2Connector<AddressParameters, AddressObservation>((api) => new AddressExternalClient(api));
 
-export class AddressExternalClient implements ExternalClient<AddressParameters, AddressObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
-
-  async observe(mr: AddressResource): Promise<ExternalObservation<AddressParameters, AddressObservation>> {
-    const allocationId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!allocationId) return ABSENT;
-    const address = await this.describe(allocationId);
-    return address ? observation(mr, address) : ABSENT;
-  }
-
-  /** One DescribeAddresses per 200 addresses, which report every field observe compares. */
-  async observeMany(mrs: readonly AddressResource[]): Promise<Map<string, SweptObservation<AddressObservation>>> {
-    const named = withExternalNames(mrs);
-    const ids = named.map((n) => n.id);
-    const addresses = await this.ec2.describeMatching(
-      'cannot describe addresses',
-      'allocation-id',
-      ids,
-      describeAddressesOnce,
-      (p) => p.Addresses,
-    );
-    return sweptByUid(named, new Map(addresses.map((address) => [address.AllocationId!, address])), observation);
+export class AddressExternalClient extends Ec2KindClient<AddressParameters, AddressObservation, Address> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, addresses);
   }
 
   async create(mr: AddressResource, attempt?: CreateAttempt) {
@@ -82,15 +74,11 @@ export class AddressExternalClient implements ExternalClient<AddressParameters, 
   }
 
   async update(mr: AddressResource): Promise<string> {
-    const allocationId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const address = await this.describe(allocationId);
-    if (!address) return `address ${allocationId} is gone; nothing to update`;
-    const done = await this.ec2.syncTags(allocationId, desiredTags(addressApi, mr), address.Tags);
-    return `updated address ${allocationId}: ${done.join('; ') || 'already up to date'}`;
+    return this.updateExisting(mr, (allocationId, address) => this.ec2.syncTags(allocationId, desiredTags(addressApi, mr), address.Tags));
   }
 
   async delete(mr: AddressResource): Promise<string> {
-    const allocationId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    const allocationId = externalNameOf(mr);
     if (!allocationId) return 'no address was recorded; nothing to delete';
     const action = `cannot release address ${allocationId}`;
     // InvalidIPAddress.InUse: still associated, typically with a NAT gateway EC2 is still
@@ -113,25 +101,10 @@ export class AddressExternalClient implements ExternalClient<AddressParameters, 
     return outcome === 'released' ? `released address ${allocationId}` : `address ${allocationId} was already gone`;
   }
 
-  private describe(allocationId: string): Promise<Address | undefined> {
-    return this.ec2.find(
-      `cannot describe address ${allocationId}`,
-      async (sdk) => (await sdk.send(new DescribeAddressesCommand({ AllocationIds: [allocationId] }))).Addresses?.[0],
-    );
-  }
-
   /** The tag filter does the work on EC2; the check keeps a server that ignores it (or an EC2-Classic address) out. */
-  private async findByUid(uid: string): Promise<Address | undefined> {
-    const found = await this.ec2.call('cannot look for an earlier address', (sdk) =>
-      sdk.send(new DescribeAddressesCommand({ Filters: uidFilter(uid) })),
-    );
-    return found.Addresses?.find((a) => a.AllocationId && carriesUid(a.Tags, uid));
+  protected override async findByUid(uid: string): Promise<Address | undefined> {
+    return (await this.taggedWith(uid)).find((a) => a.AllocationId && carriesUid(a.Tags, uid));
   }
-}
-
-/** DescribeAddresses has no pages: one call answers for every address its filter matches. */
-async function* describeAddressesOnce(config: EC2PaginationConfiguration, input: { Filters: Filter[] }) {
-  yield await config.client.send(new DescribeAddressesCommand(input));
 }
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */

@@ -1,6 +1,6 @@
 // Wires EC2 SDK calls to the ExternalClient verbs for instances. Decisions live in convert.ts,
-// the RunInstances request in launch.ts, update's calls in changes.ts. The external name is the
-// instance id.
+// the RunInstances request in launch.ts, update's calls in changes.ts; the sweep and describe
+// are the common path's (client-base.ts). The external name is the instance id.
 //
 // User data is read from its Secret inside the verbs only (create, observe, update); it goes to
 // EC2 base64 encoded and is compared by digest. No summary, diff, error or status ever holds it.
@@ -10,21 +10,15 @@ import {
   RunInstancesCommand,
   TerminateInstancesCommand,
   paginateDescribeInstances,
+  type DescribeInstancesCommandOutput,
   type Instance,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type {
-  ConnectContext,
-  Connector,
-  ExternalClient,
-  ExternalCreation,
-  ExternalObservation,
-  SweptObservation,
-} from '../../../../runtime/external-client';
+import type { ConnectContext, Connector, ExternalCreation, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { UID_TAG, desiredTags } from '../../tags';
-import { ABSENT, ec2Connector, present, sweptByUid, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
+import { ABSENT, ec2Connector, present, type Ec2Api } from '../ec2-api';
 import { InstanceChanges } from './changes';
 import {
   LIVE_STATES,
@@ -43,40 +37,45 @@ import { instanceApi, type InstanceObservation, type InstanceParameters } from '
 
 type InstanceResource = ManagedResource<InstanceParameters, InstanceObservation>;
 
+/**
+ * DescribeInstances reports every field observe compares but the user data: that takes a
+ * DescribeInstanceAttribute call per instance, so the sweep takes it as the spec has it
+ * (unsweptFields: userDataSecretRef) and only an instance's own pass checks it, at least every
+ * safety net (six hours). A terminated instance, which EC2 lists for an hour, counts as gone.
+ */
+const instances: Ec2KindDescription<InstanceParameters, InstanceObservation, Instance, DescribeInstancesCommandOutput> = {
+  noun: 'instance',
+  plural: 'instances',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeInstancesCommand({ InstanceIds: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.Reservations?.flatMap((r) => r.Instances ?? []),
+  idOf: (instance) => instance.InstanceId,
+  sweep: { filter: 'instance-id', paginate: paginateDescribeInstances },
+  observation: (mr, instance) => observation(mr, instance, undefined),
+  isGone: isTerminated,
+};
+
 /** The client needs the connect context too: it reads the user data Secret. */
 export const instanceConnector: Connector<InstanceParameters, InstanceObservation> = {
   connect: (mr, context) =>
     ec2Connector<InstanceParameters, InstanceObservation>((api) => new InstanceExternalClient(api, context)).connect(mr, context),
 };
 
-export class InstanceExternalClient implements ExternalClient<InstanceParameters, InstanceObservation> {
+export class InstanceExternalClient extends Ec2KindClient<InstanceParameters, InstanceObservation, Instance> {
   constructor(
-    private readonly ec2: Ec2Api,
+    ec2: Ec2Api,
     private readonly context: Pick<ConnectContext, 'getSecretValue'>,
-  ) {}
-
-  async observe(mr: InstanceResource): Promise<ExternalObservation<InstanceParameters, InstanceObservation>> {
-    const instanceId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!instanceId) return ABSENT;
-    const instance = await this.describe(instanceId);
-    if (!instance || isTerminated(instance)) return ABSENT;
-    const userData = await this.userDataDifference(mr, instanceId);
-    return { ...observation(mr, instance, userData), connectionDetails: connectionDetailsOf(instance) };
+  ) {
+    super(ec2, instances);
   }
 
-  /**
-   * One DescribeInstances per 200 instances, which reports every field observe compares but
-   * the user data: that takes a DescribeInstanceAttribute call per instance, so the sweep
-   * takes it as the spec has it (unsweptFields: userDataSecretRef) and only an instance's own
-   * pass checks it, at least every safety net (six hours).
-   */
-  async observeMany(mrs: readonly InstanceResource[]): Promise<Map<string, SweptObservation<InstanceObservation>>> {
-    const named = withExternalNames(mrs);
-    const ids = named.map((n) => n.id);
-    const instances = await this.ec2.describeMatching('cannot describe instances', 'instance-id', ids, paginateDescribeInstances, (p) =>
-      p.Reservations?.flatMap((r) => r.Instances ?? []),
-    );
-    return sweptByUid(named, new Map(instances.map((i) => [i.InstanceId!, i])), (mr, instance) => observation(mr, instance, undefined));
+  /** With the user data, which takes a call of its own, and the connection details. */
+  override async observe(mr: InstanceResource): Promise<ExternalObservation<InstanceParameters, InstanceObservation>> {
+    const instanceId = externalNameOf(mr);
+    if (!instanceId) return ABSENT;
+    const instance = await this.describe(instanceId);
+    if (!instance) return ABSENT;
+    const userData = await this.userDataDifference(mr, instanceId);
+    return { ...observation(mr, instance, userData), connectionDetails: connectionDetailsOf(instance) };
   }
 
   async create(mr: InstanceResource): Promise<ExternalCreation<InstanceParameters, InstanceObservation>> {
@@ -106,58 +105,43 @@ export class InstanceExternalClient implements ExternalClient<InstanceParameters
    * with InvalidInput, so Synced says so and the engine backs off instead of retrying at once.
    */
   async update(mr: InstanceResource): Promise<string> {
-    const instanceId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const instance = await this.describe(instanceId);
-    if (!instance || isTerminated(instance)) return `instance ${instanceId} is gone; nothing to update`;
-    const p = mr.spec.forProvider;
-    const done: string[] = [];
-    done.push(...(await this.ec2.syncTags(instanceId, desiredTags(instanceApi, mr), userTagsOf(instance.Tags))));
-    const changes = new InstanceChanges(this.ec2, instanceId);
-    done.push(...(await changes.inPlace(p, instance)));
-    done.push(...(await changes.resize(p, instance)));
-    const userData = done.length === 0 ? await this.userDataDifference(mr, instanceId) : undefined;
-    if (userData !== undefined) {
-      const advice =
-        userData === USER_DATA_CHANGED
-          ? "; EC2 runs user data at first boot only, so delete and recreate the Instance to apply it, or restore the Secret's previous value"
-          : '';
-      throw new ClassifiedError('InvalidInput', `cannot update instance ${instanceId}: ${userData}${advice}`);
-    }
-    return `updated instance ${instanceId}: ${done.join('; ') || 'already up to date'}`;
+    return this.updateExisting(mr, async (instanceId, instance) => {
+      const p = mr.spec.forProvider;
+      const done: string[] = [];
+      done.push(...(await this.ec2.syncTags(instanceId, desiredTags(instanceApi, mr), userTagsOf(instance.Tags))));
+      const changes = new InstanceChanges(this.ec2, instanceId);
+      done.push(...(await changes.inPlace(p, instance)));
+      done.push(...(await changes.resize(p, instance)));
+      const userData = done.length === 0 ? await this.userDataDifference(mr, instanceId) : undefined;
+      if (userData !== undefined) {
+        const advice =
+          userData === USER_DATA_CHANGED
+            ? "; EC2 runs user data at first boot only, so delete and recreate the Instance to apply it, or restore the Secret's previous value"
+            : '';
+        throw new ClassifiedError('InvalidInput', `cannot update instance ${instanceId}: ${userData}${advice}`);
+      }
+      return done;
+    });
   }
 
   /** Described first: TerminateInstances succeeds for a terminated instance too, so only EC2's description tells "already gone". */
   async delete(mr: InstanceResource): Promise<string> {
-    const instanceId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    const instanceId = externalNameOf(mr);
     if (!instanceId) return 'no instance was recorded; nothing to delete';
-    const instance = await this.describe(instanceId);
-    if (!instance || isTerminated(instance)) return `instance ${instanceId} was already gone`;
+    if (!(await this.describe(instanceId))) return `instance ${instanceId} was already gone`;
     await this.ec2.call(`cannot terminate instance ${instanceId}`, (sdk) =>
       sdk.send(new TerminateInstancesCommand({ InstanceIds: [instanceId] })),
     );
     return `terminating instance ${instanceId}`;
   }
 
-  private describe(instanceId: string): Promise<Instance | undefined> {
-    return this.ec2.find(
-      `cannot describe instance ${instanceId}`,
-      async (sdk) => (await sdk.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }))).Reservations?.[0]?.Instances?.[0],
-    );
-  }
-
   /** A terminated twin does not count: the resource is being recreated after it. */
   private async findLiveByUid(uid: string): Promise<Instance | undefined> {
-    const found = await this.ec2.call('cannot look for an earlier instance', (sdk) =>
-      sdk.send(
-        new DescribeInstancesCommand({
-          Filters: [
-            { Name: `tag:${UID_TAG}`, Values: [uid] },
-            { Name: 'instance-state-name', Values: LIVE_STATES },
-          ],
-        }),
-      ),
-    );
-    return found.Reservations?.flatMap((r) => r.Instances ?? [])[0];
+    const found = await this.describeWhere('cannot look for an earlier instance', [
+      { Name: `tag:${UID_TAG}`, Values: [uid] },
+      { Name: 'instance-state-name', Values: LIVE_STATES },
+    ]);
+    return found[0];
   }
 
   /** The Secret's value, or undefined when the Secret or its key is missing. */
@@ -196,7 +180,6 @@ function observation(
   instance: Instance,
   userData: string | undefined,
 ): ExternalObservation<InstanceParameters, InstanceObservation> {
-  if (isTerminated(instance)) return ABSENT;
   const spec = mr.spec.forProvider;
   return present(mr, {
     tags: instance.Tags,

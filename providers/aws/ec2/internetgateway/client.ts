@@ -1,6 +1,6 @@
 // Wires EC2 SDK calls to the ExternalClient verbs for internet gateways, whose vpcId is an
 // attachment: created, moved and removed with Attach/DetachInternetGateway. Decisions live in
-// convert.ts.
+// convert.ts; observe, the sweep, describe and the uid lookup are the common path's (client-base.ts).
 import {
   AttachInternetGatewayCommand,
   CreateInternetGatewayCommand,
@@ -8,45 +8,38 @@ import {
   DescribeInternetGatewaysCommand,
   DetachInternetGatewayCommand,
   paginateDescribeInternetGateways,
+  type DescribeInternetGatewaysCommandOutput,
   type InternetGateway,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { CreateAttempt, ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type { CreateAttempt, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, finishCreate, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
+import { ec2Connector, finishCreate, present, type Ec2Api } from '../ec2-api';
 import { attachedVpcIds, attachmentPlan, differences, readinessOf, toAtProvider } from './convert';
 import { internetGatewayApi, type InternetGatewayObservation, type InternetGatewayParameters } from './schema';
 
-type InternetGatewayResource = ManagedResource<InternetGatewayParameters, InternetGatewayObservation>;
+type P = InternetGatewayParameters;
+type A = InternetGatewayObservation;
+type InternetGatewayResource = ManagedResource<P, A>;
 
-export const internetGatewayConnector = ec2Connector<InternetGatewayParameters, InternetGatewayObservation>(
-  (api) => new InternetGatewayExternalClient(api),
-);
+/** DescribeInternetGateways reports attachments and tags, all that observe compares. */
+const internetGateways: Ec2KindDescription<P, A, InternetGateway, DescribeInternetGatewaysCommandOutput> = {
+  noun: 'internet gateway',
+  plural: 'internet gateways',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeInternetGatewaysCommand({ InternetGatewayIds: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.InternetGateways,
+  idOf: (igw) => igw.InternetGatewayId,
+  sweep: { filter: 'internet-gateway-id', paginate: paginateDescribeInternetGateways },
+  observation,
+};
 
-export class InternetGatewayExternalClient implements ExternalClient<InternetGatewayParameters, InternetGatewayObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
+export const internetGatewayConnector = ec2Connector<P, A>((api) => new InternetGatewayExternalClient(api));
 
-  async observe(mr: InternetGatewayResource): Promise<ExternalObservation<InternetGatewayParameters, InternetGatewayObservation>> {
-    const igwId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!igwId) return ABSENT;
-    const igw = await this.describe(igwId);
-    return igw ? observation(mr, igw) : ABSENT;
-  }
-
-  /** One DescribeInternetGateways per 200 gateways, attachments and tags included. */
-  async observeMany(mrs: readonly InternetGatewayResource[]): Promise<Map<string, SweptObservation<InternetGatewayObservation>>> {
-    const named = withExternalNames(mrs);
-    const ids = named.map((n) => n.id);
-    const gateways = await this.ec2.describeMatching(
-      'cannot describe internet gateways',
-      'internet-gateway-id',
-      ids,
-      paginateDescribeInternetGateways,
-      (p) => p.InternetGateways,
-    );
-    return sweptByUid(named, new Map(gateways.map((igw) => [igw.InternetGatewayId!, igw])), observation);
+export class InternetGatewayExternalClient extends Ec2KindClient<P, A, InternetGateway> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, internetGateways);
   }
 
   async create(mr: InternetGatewayResource, attempt?: CreateAttempt) {
@@ -65,25 +58,21 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
   }
 
   async update(mr: InternetGatewayResource): Promise<string> {
-    const igwId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const igw = await this.describe(igwId);
-    if (!igw) return `internet gateway ${igwId} is gone; nothing to update`;
-    const done = await this.applyAttachment(igwId, mr.spec.forProvider.vpcId, igw);
-    done.push(...(await this.ec2.syncTags(igwId, desiredTags(internetGatewayApi, mr), igw.Tags)));
-    return `updated internet gateway ${igwId}: ${done.join('; ') || 'already up to date'}`;
+    return this.updateExisting(mr, async (igwId, igw) => [
+      ...(await this.applyAttachment(igwId, mr.spec.forProvider.vpcId, igw)),
+      ...(await this.ec2.syncTags(igwId, desiredTags(internetGatewayApi, mr), igw.Tags)),
+    ]);
   }
 
   async delete(mr: InternetGatewayResource): Promise<string> {
-    const igwId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    const igwId = externalNameOf(mr);
     if (!igwId) return 'no internet gateway was recorded; nothing to delete';
     const igw = await this.describe(igwId);
     if (!igw) return `internet gateway ${igwId} was already gone`;
     // EC2 refuses to delete an attached gateway (DependencyViolation).
     const done = await this.applyAttachment(igwId, undefined, igw);
-    const deleted = await this.ec2.remove(`cannot delete internet gateway ${igwId}`, (sdk) =>
-      sdk.send(new DeleteInternetGatewayCommand({ InternetGatewayId: igwId })),
-    );
-    return [deleted ? `deleted internet gateway ${igwId}` : `internet gateway ${igwId} was already gone`, ...done].join('; ');
+    const removed = await this.remove(igwId, (sdk) => sdk.send(new DeleteInternetGatewayCommand({ InternetGatewayId: igwId })));
+    return [removed, ...done].join('; ');
   }
 
   private async createGateway(mr: InternetGatewayResource): Promise<InternetGateway> {
@@ -95,20 +84,6 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
       ),
     );
     return created.InternetGateway!;
-  }
-
-  private async describe(igwId: string): Promise<InternetGateway | undefined> {
-    return this.ec2.find(
-      `cannot describe internet gateway ${igwId}`,
-      async (sdk) => (await sdk.send(new DescribeInternetGatewaysCommand({ InternetGatewayIds: [igwId] }))).InternetGateways?.[0],
-    );
-  }
-
-  private async findByUid(uid: string): Promise<InternetGateway | undefined> {
-    const found = await this.ec2.call('cannot look for an earlier internet gateway', (sdk) =>
-      sdk.send(new DescribeInternetGatewaysCommand({ Filters: uidFilter(uid) })),
-    );
-    return found.InternetGateways?.[0];
   }
 
   /** Detaches first: EC2 attaches a gateway to one VPC at a time. */
@@ -148,10 +123,7 @@ export class InternetGatewayExternalClient implements ExternalClient<InternetGat
 const ALREADY_ASSOCIATED = 'Resource.AlreadyAssociated';
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
-function observation(
-  mr: InternetGatewayResource,
-  igw: InternetGateway,
-): ExternalObservation<InternetGatewayParameters, InternetGatewayObservation> {
+function observation(mr: InternetGatewayResource, igw: InternetGateway): ExternalObservation<P, A> {
   return present(mr, {
     tags: igw.Tags,
     differences: differences(mr.spec.forProvider, igw, desiredTags(internetGatewayApi, mr)),

@@ -1,4 +1,5 @@
-// Wires EC2 SDK calls to the ExternalClient verbs for key pairs. Decisions live in convert.ts.
+// Wires EC2 SDK calls to the ExternalClient verbs for key pairs. Decisions live in convert.ts;
+// observe, the sweep, describe and the uid lookup are the common path's (client-base.ts).
 //
 // The external name is the key name, as in provider-aws: it is what RunInstances, the console
 // and ssh users call the key, an Instance's keyNameRef copies it as it is, and EC2 accepts it
@@ -9,41 +10,38 @@ import {
   DescribeKeyPairsCommand,
   ImportKeyPairCommand,
   type DescribeKeyPairsCommandOutput,
-  type EC2PaginationConfiguration,
-  type Filter,
   type KeyPairInfo,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalCreation, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type { ExternalCreation, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
+import { ec2Connector, present, type Ec2Api } from '../ec2-api';
 import { differences, keyNameFor, lateInitialize, publicDetails, toAtProvider } from './convert';
 import { keyPairApi, type KeyPairObservation, type KeyPairParameters } from './schema';
 
 type KeyPairResource = ManagedResource<KeyPairParameters, KeyPairObservation>;
 
+/** DescribeKeyPairs has no pages: one call a sweep of 200. */
+const keyPairs: Ec2KindDescription<KeyPairParameters, KeyPairObservation, KeyPairInfo, DescribeKeyPairsCommandOutput> = {
+  noun: 'key pair',
+  plural: 'key pairs',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeKeyPairsCommand({ KeyNames: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.KeyPairs,
+  idOf: (key) => key.KeyName,
+  sweep: { filter: 'key-name' },
+  observation,
+  // Published on every pass, so an imported or adopted key pair's Secret names it too; the
+  // private key only ever comes from create.
+  connectionDetails: publicDetails,
+};
+
 export const keyPairConnector = ec2Connector<KeyPairParameters, KeyPairObservation>((api) => new KeyPairExternalClient(api));
 
-export class KeyPairExternalClient implements ExternalClient<KeyPairParameters, KeyPairObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
-
-  async observe(mr: KeyPairResource): Promise<ExternalObservation<KeyPairParameters, KeyPairObservation>> {
-    const keyName = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!keyName) return ABSENT;
-    const key = await this.describe(keyName);
-    // The public details are published on every pass, so an imported or adopted key pair's
-    // Secret names it too; the private key only ever comes from create.
-    return key ? { ...observation(mr, key), connectionDetails: publicDetails(key) } : ABSENT;
-  }
-
-  /** One DescribeKeyPairs per 200 key pairs; the call has no pages. */
-  async observeMany(mrs: readonly KeyPairResource[]): Promise<Map<string, SweptObservation<KeyPairObservation>>> {
-    const named = withExternalNames(mrs);
-    const names = named.map((n) => n.id);
-    const keys = await this.ec2.describeMatching('cannot describe key pairs', 'key-name', names, describeKeyPairsOnce, (p) => p.KeyPairs);
-    return sweptByUid(named, new Map(keys.map((key) => [key.KeyName!, key])), observation);
+export class KeyPairExternalClient extends Ec2KindClient<KeyPairParameters, KeyPairObservation, KeyPairInfo> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, keyPairs);
   }
 
   /**
@@ -57,8 +55,8 @@ export class KeyPairExternalClient implements ExternalClient<KeyPairParameters, 
    */
   async create(mr: KeyPairResource): Promise<ExternalCreation<KeyPairParameters, KeyPairObservation>> {
     const p = mr.spec.forProvider;
-    const recorded = mr.metadata.annotations?.[EXTERNAL_NAME];
-    const earlier = await this.find('cannot look for an earlier key pair', uidFilter(mr.metadata.uid));
+    const recorded = externalNameOf(mr);
+    const earlier = await this.findByUid(mr.metadata.uid);
     let replaced = '';
     if (earlier?.KeyName) {
       if (p.publicKeyMaterial || recorded) {
@@ -100,7 +98,7 @@ export class KeyPairExternalClient implements ExternalClient<KeyPairParameters, 
   }
 
   async update(mr: KeyPairResource): Promise<string> {
-    const keyName = mr.metadata.annotations![EXTERNAL_NAME]!;
+    const keyName = externalNameOf(mr)!;
     const key = await this.describe(keyName);
     if (!key?.KeyPairId) return `key pair ${keyName} is gone; nothing to update`;
     const done = await this.ec2.syncTags(key.KeyPairId, desiredTags(keyPairApi, mr), key.Tags);
@@ -109,32 +107,12 @@ export class KeyPairExternalClient implements ExternalClient<KeyPairParameters, 
 
   /** DeleteKeyPair succeeds for a name that does not exist, so whether it did is asked first. */
   async delete(mr: KeyPairResource): Promise<string> {
-    const keyName = mr.metadata.annotations?.[EXTERNAL_NAME];
+    const keyName = externalNameOf(mr);
     if (!keyName) return 'no key pair was recorded; nothing to delete';
     if (!(await this.describe(keyName))) return `key pair ${keyName} was already gone`;
     await this.ec2.call(`cannot delete key pair ${keyName}`, (sdk) => sdk.send(new DeleteKeyPairCommand({ KeyName: keyName })));
     return `deleted key pair ${keyName}`;
   }
-
-  private describe(keyName: string): Promise<KeyPairInfo | undefined> {
-    return this.ec2.find(
-      `cannot describe key pair ${keyName}`,
-      async (sdk) => (await sdk.send(new DescribeKeyPairsCommand({ KeyNames: [keyName] }))).KeyPairs?.[0],
-    );
-  }
-
-  private async find(action: string, filters: Filter[]): Promise<KeyPairInfo | undefined> {
-    const found = await this.ec2.call(action, (sdk) => sdk.send(new DescribeKeyPairsCommand({ Filters: filters })));
-    return found.KeyPairs?.[0];
-  }
-}
-
-/** DescribeKeyPairs answers in one page, so the sweep's paginator is a single call. */
-async function* describeKeyPairsOnce(
-  config: EC2PaginationConfiguration,
-  input: { Filters: Filter[] },
-): AsyncGenerator<DescribeKeyPairsCommandOutput> {
-  yield await config.client.send(new DescribeKeyPairsCommand(input));
 }
 
 /** The name belongs to a key pair this object did not make (the uid lookup found none). */

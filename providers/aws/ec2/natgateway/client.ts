@@ -1,21 +1,21 @@
 // Wires EC2 SDK calls to the ExternalClient verbs for NAT gateways. Decisions live in
-// convert.ts. A gateway takes minutes to become available and minutes to go away: observe
-// reports the way there (Creating, Deleting) and no call here waits for it.
+// convert.ts; observe, the sweep and describe are the common path's (client-base.ts). A gateway
+// takes minutes to become available and minutes to go away: observe reports the way there
+// (Creating, Deleting) and no call here waits for it.
 import {
   CreateNatGatewayCommand,
   DeleteNatGatewayCommand,
   DescribeNatGatewaysCommand,
   paginateDescribeNatGateways,
-  type EC2PaginationConfiguration,
-  type Filter,
+  type DescribeNatGatewaysCommandOutput,
   type NatGateway,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type { ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, requiredId, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
+import { ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';
 import {
   clientTokenFor,
   differences,
@@ -31,37 +31,34 @@ import { natGatewayApi, type NatGatewayObservation, type NatGatewayParameters } 
 
 type NatGatewayResource = ManagedResource<NatGatewayParameters, NatGatewayObservation>;
 
+/**
+ * DescribeNatGateways reports every field observe compares. It names its filter parameter
+ * Filter, not Filters; and EC2 answers an unknown id with NatGatewayNotFound, moto with an
+ * empty list.
+ */
+const natGateways: Ec2KindDescription<NatGatewayParameters, NatGatewayObservation, NatGateway, DescribeNatGatewaysCommandOutput> = {
+  noun: 'NAT gateway',
+  plural: 'NAT gateways',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeNatGatewaysCommand({ NatGatewayIds: ids, Filter: filters })),
+  resourcesIn: (answer) => answer.NatGateways,
+  idOf: (gateway) => gateway.NatGatewayId,
+  sweep: { filter: 'nat-gateway-id', paginate: (config, input) => paginateDescribeNatGateways(config, { Filter: input.Filters }) },
+  observation,
+  isGone,
+};
+
 export const natGatewayConnector = ec2Connector<NatGatewayParameters, NatGatewayObservation>((api) => new NatGatewayExternalClient(api));
 
-export class NatGatewayExternalClient implements ExternalClient<NatGatewayParameters, NatGatewayObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
-
-  async observe(mr: NatGatewayResource): Promise<ExternalObservation<NatGatewayParameters, NatGatewayObservation>> {
-    const natGatewayId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!natGatewayId) return ABSENT;
-    const gateway = await this.describe(natGatewayId);
-    return gateway ? observation(mr, gateway) : ABSENT;
-  }
-
-  /** One DescribeNatGateways per 200 gateways, which report every field observe compares. */
-  async observeMany(mrs: readonly NatGatewayResource[]): Promise<Map<string, SweptObservation<NatGatewayObservation>>> {
-    const named = withExternalNames(mrs);
-    const ids = named.map((n) => n.id);
-    const gateways = await this.ec2.describeMatching(
-      'cannot describe NAT gateways',
-      'nat-gateway-id',
-      ids,
-      paginateNatGateways,
-      (p) => p.NatGateways,
-    );
-    return sweptByUid(named, new Map(gateways.map((gateway) => [gateway.NatGatewayId!, gateway])), observation);
+export class NatGatewayExternalClient extends Ec2KindClient<NatGatewayParameters, NatGatewayObservation, NatGateway> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, natGateways);
   }
 
   async create(mr: NatGatewayResource) {
     // Two guards against a twin after an interrupted attempt: the uid tag CreateNatGateway
     // applies atomically (found here once DescribeNatGateways lists the gateway), and the
     // client token (which covers the moments before it does).
-    const earlier = earlierGateways(await this.withUidTag(mr.metadata.uid), mr.metadata.uid);
+    const earlier = earlierGateways(await this.taggedWith(mr.metadata.uid), mr.metadata.uid);
     if (earlier.live) {
       const id = earlier.live.NatGatewayId!;
       return { externalName: id, summary: `found NAT gateway ${id} (${earlier.live.State}) made by an earlier attempt` };
@@ -96,11 +93,9 @@ export class NatGatewayExternalClient implements ExternalClient<NatGatewayParame
   }
 
   async update(mr: NatGatewayResource): Promise<string> {
-    const natGatewayId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const gateway = await this.describe(natGatewayId);
-    if (!gateway || isGone(gateway)) return `NAT gateway ${natGatewayId} is gone; nothing to update`;
-    const done = await this.ec2.syncTags(natGatewayId, desiredTags(natGatewayApi, mr), gateway.Tags);
-    return `updated NAT gateway ${natGatewayId}: ${done.join('; ') || 'already up to date'}`;
+    return this.updateExisting(mr, (natGatewayId, gateway) =>
+      this.ec2.syncTags(natGatewayId, desiredTags(natGatewayApi, mr), gateway.Tags),
+    );
   }
 
   /**
@@ -108,40 +103,20 @@ export class NatGatewayExternalClient implements ExternalClient<NatGatewayParame
    * NAT gateway; so a gateway already on its way out is left alone rather than asked again.
    */
   async delete(mr: NatGatewayResource): Promise<string> {
-    const natGatewayId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    const natGatewayId = externalNameOf(mr);
     if (!natGatewayId) return 'no NAT gateway was recorded; nothing to delete';
     const gateway = await this.describe(natGatewayId);
-    if (!gateway || isGone(gateway)) return `NAT gateway ${natGatewayId} was already gone`;
+    if (!gateway) return `NAT gateway ${natGatewayId} was already gone`;
     if (gateway.State === 'deleting') return `NAT gateway ${natGatewayId} is being deleted`;
     const deleted = await this.ec2.remove(`cannot delete NAT gateway ${natGatewayId}`, (sdk) =>
       sdk.send(new DeleteNatGatewayCommand({ NatGatewayId: natGatewayId })),
     );
     return deleted ? `deleting NAT gateway ${natGatewayId}` : `NAT gateway ${natGatewayId} was already gone`;
   }
-
-  /** EC2 answers an unknown id with NatGatewayNotFound; moto with an empty list. */
-  private describe(natGatewayId: string): Promise<NatGateway | undefined> {
-    return this.ec2.find(
-      `cannot describe NAT gateway ${natGatewayId}`,
-      async (sdk) => (await sdk.send(new DescribeNatGatewaysCommand({ NatGatewayIds: [natGatewayId] }))).NatGateways?.[0],
-    );
-  }
-
-  private async withUidTag(uid: string): Promise<NatGateway[]> {
-    const found = await this.ec2.call('cannot look for an earlier NAT gateway', (sdk) =>
-      sdk.send(new DescribeNatGatewaysCommand({ Filter: uidFilter(uid) })),
-    );
-    return found.NatGateways ?? [];
-  }
 }
-
-/** DescribeNatGateways names its filter parameter Filter, not Filters. */
-const paginateNatGateways = (config: EC2PaginationConfiguration, input: { Filters: Filter[] }) =>
-  paginateDescribeNatGateways(config, { Filter: input.Filters });
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
 function observation(mr: NatGatewayResource, gateway: NatGateway): ExternalObservation<NatGatewayParameters, NatGatewayObservation> {
-  if (isGone(gateway)) return ABSENT;
   return present(mr, {
     tags: gateway.Tags,
     differences: differences(gateway, desiredTags(natGatewayApi, mr)),

@@ -1,54 +1,40 @@
-// Wires EC2 SDK calls to the ExternalClient verbs for route tables. Decisions live in convert.ts.
-import { CreateRouteTableCommand, DeleteRouteTableCommand, DescribeRouteTablesCommand, type RouteTable } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
+// Wires EC2 SDK calls to the ExternalClient verbs for route tables. Decisions live in convert.ts;
+// observe, the sweep, describe and the uid lookup are the common path's (client-base.ts).
+import {
+  CreateRouteTableCommand,
+  DeleteRouteTableCommand,
+  DescribeRouteTablesCommand,
+  paginateDescribeRouteTables,
+  type DescribeRouteTablesCommandOutput,
+  type RouteTable,
+} from '@aws-sdk/client-ec2';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type {
-  CreateAttempt,
-  ExternalClient,
-  ExternalDeletion,
-  ExternalObservation,
-  SweptObservation,
-} from '../../../../runtime/external-client';
+import type { CreateAttempt, ExternalDeletion, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import {
-  ABSENT,
-  describeRouteTablesMatching,
-  ec2Connector,
-  present,
-  requiredId,
-  sweptByUid,
-  uidFilter,
-  withExternalNames,
-  type Ec2Api,
-} from '../ec2-api';
+import { Ec2KindClient, type Ec2KindDescription } from '../client-base';
+import { ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';
 import { differences, immutableDifferences, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { routeTableApi, type RouteTableObservation, type RouteTableParameters } from './schema';
 
 type RouteTableResource = ManagedResource<RouteTableParameters, RouteTableObservation>;
 
+/** DescribeRouteTables reports a table's routes and associations too, at most 100 tables a page. */
+const routeTables: Ec2KindDescription<RouteTableParameters, RouteTableObservation, RouteTable, DescribeRouteTablesCommandOutput> = {
+  noun: 'route table',
+  plural: 'route tables',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeRouteTablesCommand({ RouteTableIds: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.RouteTables,
+  idOf: (rt) => rt.RouteTableId,
+  sweep: { filter: 'route-table-id', paginate: paginateDescribeRouteTables, pageSize: 100 },
+  observation,
+};
+
 export const routeTableConnector = ec2Connector<RouteTableParameters, RouteTableObservation>((api) => new RouteTableExternalClient(api));
 
-export class RouteTableExternalClient implements ExternalClient<RouteTableParameters, RouteTableObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
-
-  async observe(mr: RouteTableResource): Promise<ExternalObservation<RouteTableParameters, RouteTableObservation>> {
-    const routeTableId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!routeTableId) return ABSENT;
-    const rt = await this.describe(routeTableId);
-    return rt ? observation(mr, rt) : ABSENT;
-  }
-
-  /** One DescribeRouteTables per 100 tables, routes and associations included. */
-  async observeMany(mrs: readonly RouteTableResource[]): Promise<Map<string, SweptObservation<RouteTableObservation>>> {
-    const named = withExternalNames(mrs);
-    const tables = await describeRouteTablesMatching(
-      this.ec2,
-      'cannot describe route tables',
-      'route-table-id',
-      named.map((n) => n.id),
-    );
-    return sweptByUid(named, new Map(tables.map((rt) => [rt.RouteTableId!, rt])), observation);
+export class RouteTableExternalClient extends Ec2KindClient<RouteTableParameters, RouteTableObservation, RouteTable> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, routeTables);
   }
 
   async create(mr: RouteTableResource, attempt?: CreateAttempt) {
@@ -73,41 +59,21 @@ export class RouteTableExternalClient implements ExternalClient<RouteTableParame
   }
 
   async update(mr: RouteTableResource): Promise<string> {
-    const routeTableId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const rt = await this.describe(routeTableId);
-    if (!rt) return `route table ${routeTableId} is gone; nothing to update`;
-    const fixed = immutableDifferences(mr.spec.forProvider, rt);
-    if (fixed.length > 0) {
-      throw new ClassifiedError(
-        'InvalidInput',
-        `route table ${routeTableId} cannot change ${fixed.join('; ')}: it is set at creation only`,
-      );
-    }
-    const done = await this.ec2.syncTags(routeTableId, desiredTags(routeTableApi, mr), rt.Tags);
-    return `updated route table ${routeTableId}: ${done.join('; ') || 'already up to date'}`;
+    return this.updateExisting(mr, async (routeTableId, rt) => {
+      const fixed = immutableDifferences(mr.spec.forProvider, rt);
+      if (fixed.length > 0) {
+        throw new ClassifiedError(
+          'InvalidInput',
+          `route table ${routeTableId} cannot change ${fixed.join('; ')}: it is set at creation only`,
+        );
+      }
+      return this.ec2.syncTags(routeTableId, desiredTags(routeTableApi, mr), rt.Tags);
+    });
   }
 
-  async delete(mr: RouteTableResource): Promise<ExternalDeletion> {
-    const routeTableId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!routeTableId) return { summary: 'no route table was recorded; nothing to delete', gone: true };
-    const deleted = await this.ec2.remove(`cannot delete route table ${routeTableId}`, (sdk) =>
-      sdk.send(new DeleteRouteTableCommand({ RouteTableId: routeTableId })),
-    );
-    return { summary: deleted ? `deleted route table ${routeTableId}` : `route table ${routeTableId} was already gone`, gone: true };
-  }
-
-  private describe(routeTableId: string): Promise<RouteTable | undefined> {
-    return this.ec2.find(
-      `cannot describe route table ${routeTableId}`,
-      async (sdk) => (await sdk.send(new DescribeRouteTablesCommand({ RouteTableIds: [routeTableId] }))).RouteTables?.[0],
-    );
-  }
-
-  private async findByUid(uid: string): Promise<RouteTable | undefined> {
-    const found = await this.ec2.call('cannot look for an earlier route table', (sdk) =>
-      sdk.send(new DescribeRouteTablesCommand({ Filters: uidFilter(uid) })),
-    );
-    return found.RouteTables?.[0];
+  /** DeleteRouteTable answers once the table is gone. */
+  delete(mr: RouteTableResource): Promise<ExternalDeletion> {
+    return this.deleteAtOnce(mr, (sdk, routeTableId) => sdk.send(new DeleteRouteTableCommand({ RouteTableId: routeTableId })));
   }
 }
 

@@ -1,4 +1,5 @@
-// Wires EC2 SDK calls to the ExternalClient verbs for security groups. Decisions live in convert.ts.
+// Wires EC2 SDK calls to the ExternalClient verbs for security groups. Decisions live in
+// convert.ts; observe, the sweep, describe and the uid lookup are the common path's (client-base.ts).
 import {
   CreateSecurityGroupCommand,
   DeleteSecurityGroupCommand,
@@ -6,62 +7,44 @@ import {
   DescribeSecurityGroupsCommand,
   RevokeSecurityGroupEgressCommand,
   paginateDescribeSecurityGroups,
-  type Filter,
+  type DescribeSecurityGroupsCommandOutput,
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type {
-  CreateAttempt,
-  ExternalClient,
-  ExternalDeletion,
-  ExternalObservation,
-  SweptObservation,
-} from '../../../../runtime/external-client';
+import type { CreateAttempt, ExternalDeletion, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { carriesUid, desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, type Ec2KindDescription } from '../client-base';
+import { ec2Connector, present, type Ec2Api } from '../ec2-api';
 import { defaultEgressRuleIds, differences, groupNameFor, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { securityGroupApi, type SecurityGroupObservation, type SecurityGroupParameters } from './schema';
 
-type SecurityGroupResource = ManagedResource<SecurityGroupParameters, SecurityGroupObservation>;
+type P = SecurityGroupParameters;
+type A = SecurityGroupObservation;
+type SecurityGroupResource = ManagedResource<P, A>;
 
-export const securityGroupConnector = ec2Connector<SecurityGroupParameters, SecurityGroupObservation>(
-  (api) => new SecurityGroupExternalClient(api),
-);
+const securityGroups: Ec2KindDescription<P, A, SecurityGroup, DescribeSecurityGroupsCommandOutput> = {
+  noun: 'security group',
+  plural: 'security groups',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeSecurityGroupsCommand({ GroupIds: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.SecurityGroups,
+  idOf: (group) => group.GroupId,
+  sweep: { filter: 'group-id', paginate: paginateDescribeSecurityGroups },
+  observation,
+};
 
-export class SecurityGroupExternalClient implements ExternalClient<SecurityGroupParameters, SecurityGroupObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
+export const securityGroupConnector = ec2Connector<P, A>((api) => new SecurityGroupExternalClient(api));
 
-  async observe(mr: SecurityGroupResource): Promise<ExternalObservation<SecurityGroupParameters, SecurityGroupObservation>> {
-    const groupId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!groupId) return ABSENT;
-    const group = await this.describe(groupId);
-    return group ? observation(mr, group) : ABSENT;
-  }
-
-  /** One DescribeSecurityGroups per 200 groups. */
-  async observeMany(mrs: readonly SecurityGroupResource[]): Promise<Map<string, SweptObservation<SecurityGroupObservation>>> {
-    const named = withExternalNames(mrs);
-    const ids = named.map((n) => n.id);
-    const groups = await this.ec2.describeMatching(
-      'cannot describe security groups',
-      'group-id',
-      ids,
-      paginateDescribeSecurityGroups,
-      (p) => p.SecurityGroups,
-    );
-    return sweptByUid(named, new Map(groups.map((group) => [group.GroupId!, group])), observation);
+export class SecurityGroupExternalClient extends Ec2KindClient<P, A, SecurityGroup> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, securityGroups);
   }
 
   async create(mr: SecurityGroupResource, attempt?: CreateAttempt) {
     const p = mr.spec.forProvider;
     // No client token either: an interrupted earlier attempt is found by the uid tag that
     // CreateSecurityGroup applies atomically. Its default egress may still need revoking.
-    const earlier =
-      attempt?.mayExist !== false
-        ? (await this.find('cannot look for an earlier security group', uidFilter(mr.metadata.uid)))[0]
-        : undefined;
+    const earlier = attempt?.mayExist !== false ? await this.findByUid(mr.metadata.uid) : undefined;
     if (earlier?.GroupId) {
       const revoked = p.revokeDefaultEgress ? await this.revokeDefaultEgressOrUndo(earlier.GroupId) : '';
       return { externalName: earlier.GroupId, summary: `found security group ${earlier.GroupId} made by an earlier attempt${revoked}` };
@@ -86,32 +69,12 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
   }
 
   async update(mr: SecurityGroupResource): Promise<string> {
-    const groupId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const group = await this.describe(groupId);
-    if (!group) return `security group ${groupId} is gone; nothing to update`;
-    const done = await this.ec2.syncTags(groupId, desiredTags(securityGroupApi, mr), group.Tags);
-    return `updated security group ${groupId}: ${done.join('; ') || 'already up to date'}`;
+    return this.updateExisting(mr, (groupId, group) => this.ec2.syncTags(groupId, desiredTags(securityGroupApi, mr), group.Tags));
   }
 
-  async delete(mr: SecurityGroupResource): Promise<ExternalDeletion> {
-    const groupId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!groupId) return { summary: 'no security group was recorded; nothing to delete', gone: true };
-    const deleted = await this.ec2.remove(`cannot delete security group ${groupId}`, (sdk) =>
-      sdk.send(new DeleteSecurityGroupCommand({ GroupId: groupId })),
-    );
-    return { summary: deleted ? `deleted security group ${groupId}` : `security group ${groupId} was already gone`, gone: true };
-  }
-
-  private describe(groupId: string): Promise<SecurityGroup | undefined> {
-    return this.ec2.find(
-      `cannot describe security group ${groupId}`,
-      async (sdk) => (await sdk.send(new DescribeSecurityGroupsCommand({ GroupIds: [groupId] }))).SecurityGroups?.[0],
-    );
-  }
-
-  private async find(action: string, filters: Filter[]): Promise<SecurityGroup[]> {
-    const found = await this.ec2.call(action, (sdk) => sdk.send(new DescribeSecurityGroupsCommand({ Filters: filters })));
-    return found.SecurityGroups ?? [];
+  /** DeleteSecurityGroup answers once the group is gone. */
+  delete(mr: SecurityGroupResource): Promise<ExternalDeletion> {
+    return this.deleteAtOnce(mr, (sdk, groupId) => sdk.send(new DeleteSecurityGroupCommand({ GroupId: groupId })));
   }
 
   /**
@@ -120,7 +83,7 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
    */
   private async adoptNamesake(mr: SecurityGroupResource, groupName: string, where: string): Promise<string> {
     const vpcId = mr.spec.forProvider.vpcId;
-    const namesakes = await this.find(`cannot look for security group ${groupName} in ${where}`, [
+    const namesakes = await this.describeWhere(`cannot look for security group ${groupName} in ${where}`, [
       { Name: 'group-name', Values: [groupName] },
       ...(vpcId ? [{ Name: 'vpc-id', Values: [vpcId] }] : []),
     ]);
@@ -170,10 +133,7 @@ export class SecurityGroupExternalClient implements ExternalClient<SecurityGroup
 }
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
-function observation(
-  mr: SecurityGroupResource,
-  group: SecurityGroup,
-): ExternalObservation<SecurityGroupParameters, SecurityGroupObservation> {
+function observation(mr: SecurityGroupResource, group: SecurityGroup): ExternalObservation<P, A> {
   return present(mr, {
     tags: group.Tags,
     differences: differences(group, desiredTags(securityGroupApi, mr)),

@@ -1,4 +1,5 @@
-// Wires EC2 SDK calls to the ExternalClient verbs for security group rules. Decisions live in convert.ts.
+// Wires EC2 SDK calls to the ExternalClient verbs for security group rules. Decisions live in
+// convert.ts; observe, the sweep and describe are the common path's (client-base.ts).
 import {
   AuthorizeSecurityGroupEgressCommand,
   AuthorizeSecurityGroupIngressCommand,
@@ -7,14 +8,15 @@ import {
   RevokeSecurityGroupEgressCommand,
   RevokeSecurityGroupIngressCommand,
   paginateDescribeSecurityGroupRules,
+  type DescribeSecurityGroupRulesCommandOutput,
   type SecurityGroupRule,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
 import { ClassifiedError } from '../../../../runtime/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../runtime/external-client';
+import type { ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, present, requiredId, sweptByUid, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
+import { ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';
 import {
   differences,
   earlierRule,
@@ -28,34 +30,26 @@ import {
 } from './convert';
 import { securityGroupRuleApi, type SecurityGroupRuleObservation, type SecurityGroupRuleParameters } from './schema';
 
-type RuleResource = ManagedResource<SecurityGroupRuleParameters, SecurityGroupRuleObservation>;
+type P = SecurityGroupRuleParameters;
+type A = SecurityGroupRuleObservation;
+type RuleResource = ManagedResource<P, A>;
 
-export const securityGroupRuleConnector = ec2Connector<SecurityGroupRuleParameters, SecurityGroupRuleObservation>(
-  (api) => new SecurityGroupRuleExternalClient(api),
-);
+/** Rules are found by rule id whatever group holds them. */
+const rules: Ec2KindDescription<P, A, SecurityGroupRule, DescribeSecurityGroupRulesCommandOutput> = {
+  noun: 'security group rule',
+  plural: 'security group rules',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeSecurityGroupRulesCommand({ SecurityGroupRuleIds: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.SecurityGroupRules,
+  idOf: (rule) => rule.SecurityGroupRuleId,
+  sweep: { filter: 'security-group-rule-id', paginate: paginateDescribeSecurityGroupRules },
+  observation,
+};
 
-export class SecurityGroupRuleExternalClient implements ExternalClient<SecurityGroupRuleParameters, SecurityGroupRuleObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
+export const securityGroupRuleConnector = ec2Connector<P, A>((api) => new SecurityGroupRuleExternalClient(api));
 
-  async observe(mr: RuleResource): Promise<ExternalObservation<SecurityGroupRuleParameters, SecurityGroupRuleObservation>> {
-    const ruleId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!ruleId) return ABSENT;
-    const rule = await this.describe(ruleId);
-    return rule ? observation(mr, rule) : ABSENT;
-  }
-
-  /** One DescribeSecurityGroupRules per 200 rules, found by rule id whatever group holds them. */
-  async observeMany(mrs: readonly RuleResource[]): Promise<Map<string, SweptObservation<SecurityGroupRuleObservation>>> {
-    const named = withExternalNames(mrs);
-    const ids = named.map((n) => n.id);
-    const rules = await this.ec2.describeMatching(
-      'cannot describe security group rules',
-      'security-group-rule-id',
-      ids,
-      paginateDescribeSecurityGroupRules,
-      (p) => p.SecurityGroupRules,
-    );
-    return sweptByUid(named, new Map(rules.map((rule) => [rule.SecurityGroupRuleId!, rule])), observation);
+export class SecurityGroupRuleExternalClient extends Ec2KindClient<P, A, SecurityGroupRule> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, rules);
   }
 
   async create(mr: RuleResource) {
@@ -93,28 +87,27 @@ export class SecurityGroupRuleExternalClient implements ExternalClient<SecurityG
   }
 
   async update(mr: RuleResource): Promise<string> {
-    const ruleId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const rule = await this.describe(ruleId);
-    if (!rule) return `security group rule ${ruleId} is gone; nothing to update`;
-    const done: string[] = [];
-    const description = mr.spec.forProvider.description;
-    if ((description ?? '') !== (rule.Description ?? '')) {
-      await this.ec2.call(`cannot change the description of security group rule ${ruleId}`, (sdk) =>
-        sdk.send(
-          new ModifySecurityGroupRulesCommand({
-            GroupId: rule.GroupId,
-            SecurityGroupRules: [{ SecurityGroupRuleId: ruleId, SecurityGroupRule: ruleRequestFor(rule, description) }],
-          }),
-        ),
-      );
-      done.push(description ? `set description ${JSON.stringify(description)}` : 'cleared description');
-    }
-    done.push(...(await this.ec2.syncTags(ruleId, desiredTags(securityGroupRuleApi, mr), rule.Tags)));
-    return `updated security group rule ${ruleId}: ${done.join('; ') || 'already up to date'}`;
+    return this.updateExisting(mr, async (ruleId, rule) => {
+      const done: string[] = [];
+      const description = mr.spec.forProvider.description;
+      if ((description ?? '') !== (rule.Description ?? '')) {
+        await this.ec2.call(`cannot change the description of security group rule ${ruleId}`, (sdk) =>
+          sdk.send(
+            new ModifySecurityGroupRulesCommand({
+              GroupId: rule.GroupId,
+              SecurityGroupRules: [{ SecurityGroupRuleId: ruleId, SecurityGroupRule: ruleRequestFor(rule, description) }],
+            }),
+          ),
+        );
+        done.push(description ? `set description ${JSON.stringify(description)}` : 'cleared description');
+      }
+      done.push(...(await this.ec2.syncTags(ruleId, desiredTags(securityGroupRuleApi, mr), rule.Tags)));
+      return done;
+    });
   }
 
   async delete(mr: RuleResource): Promise<string> {
-    const ruleId = mr.metadata.annotations?.[EXTERNAL_NAME];
+    const ruleId = externalNameOf(mr);
     if (!ruleId) return 'no security group rule was recorded; nothing to delete';
     const groupId = mr.spec.forProvider.securityGroupId ?? (await this.describe(ruleId))?.GroupId;
     if (!groupId) return `security group rule ${ruleId} was already gone`;
@@ -126,13 +119,6 @@ export class SecurityGroupRuleExternalClient implements ExternalClient<SecurityG
         : sdk.send(new RevokeSecurityGroupIngressCommand(ids)),
     );
     return revoked ? `revoked security group rule ${ruleId} of ${groupId}` : `security group rule ${ruleId} was already gone`;
-  }
-
-  private describe(ruleId: string): Promise<SecurityGroupRule | undefined> {
-    return this.ec2.find(
-      `cannot describe security group rule ${ruleId}`,
-      async (sdk) => (await sdk.send(new DescribeSecurityGroupRulesCommand({ SecurityGroupRuleIds: [ruleId] }))).SecurityGroupRules?.[0],
-    );
   }
 
   /** The id of a rule create may adopt, if any; a twin that belongs to someone else is invalid input. */
@@ -161,10 +147,7 @@ export class SecurityGroupRuleExternalClient implements ExternalClient<SecurityG
 }
 
 /** What observe and observeMany make of what EC2 reported: one comparison, in convert.ts. */
-function observation(
-  mr: RuleResource,
-  rule: SecurityGroupRule,
-): ExternalObservation<SecurityGroupRuleParameters, SecurityGroupRuleObservation> {
+function observation(mr: RuleResource, rule: SecurityGroupRule): ExternalObservation<P, A> {
   return present(mr, {
     tags: rule.Tags,
     differences: differences(mr.spec.forProvider, rule, desiredTags(securityGroupRuleApi, mr)),

@@ -1,46 +1,40 @@
-// Wires EC2 SDK calls to the ExternalClient verbs for subnets. Decisions live in convert.ts.
+// Wires EC2 SDK calls to the ExternalClient verbs for subnets. Decisions live in convert.ts;
+// observe, the sweep, describe and the uid lookup are the common path's (client-base.ts).
 import {
   CreateSubnetCommand,
   DeleteSubnetCommand,
   DescribeSubnetsCommand,
   ModifySubnetAttributeCommand,
   paginateDescribeSubnets,
+  type DescribeSubnetsCommandOutput,
   type Subnet,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import type {
-  CreateAttempt,
-  ExternalClient,
-  ExternalDeletion,
-  ExternalObservation,
-  SweptObservation,
-} from '../../../../runtime/external-client';
+import type { CreateAttempt, ExternalDeletion, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, finishCreate, present, requiredId, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, type Ec2KindDescription } from '../client-base';
+import { ec2Connector, finishCreate, present, requiredId, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, readinessOf, toAtProvider } from './convert';
 import { subnetApi, type SubnetObservation, type SubnetParameters } from './schema';
 
 type SubnetResource = ManagedResource<SubnetParameters, SubnetObservation>;
 
+/** DescribeSubnets reports every field observe compares, so the sweep misses none. */
+const subnets: Ec2KindDescription<SubnetParameters, SubnetObservation, Subnet, DescribeSubnetsCommandOutput> = {
+  noun: 'subnet',
+  plural: 'subnets',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeSubnetsCommand({ SubnetIds: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.Subnets,
+  idOf: (subnet) => subnet.SubnetId,
+  sweep: { filter: 'subnet-id', paginate: paginateDescribeSubnets },
+  observation,
+};
+
 export const subnetConnector = ec2Connector<SubnetParameters, SubnetObservation>((api) => new SubnetExternalClient(api));
 
-export class SubnetExternalClient implements ExternalClient<SubnetParameters, SubnetObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
-
-  async observe(mr: SubnetResource): Promise<ExternalObservation<SubnetParameters, SubnetObservation>> {
-    const subnetId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!subnetId) return ABSENT;
-    const subnet = await this.describe(subnetId);
-    return subnet ? observation(mr, subnet) : ABSENT;
-  }
-
-  /** One DescribeSubnets per 200 subnets, which report every field observe compares. */
-  async observeMany(mrs: readonly SubnetResource[]): Promise<Map<string, SweptObservation<SubnetObservation>>> {
-    const named = withExternalNames(mrs);
-    const ids = named.map((n) => n.id);
-    const subnets = await this.ec2.describeMatching('cannot describe subnets', 'subnet-id', ids, paginateDescribeSubnets, (p) => p.Subnets);
-    return sweptByUid(named, new Map(subnets.map((subnet) => [subnet.SubnetId!, subnet])), observation);
+export class SubnetExternalClient extends Ec2KindClient<SubnetParameters, SubnetObservation, Subnet> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, subnets);
   }
 
   async create(mr: SubnetResource, attempt?: CreateAttempt) {
@@ -71,35 +65,15 @@ export class SubnetExternalClient implements ExternalClient<SubnetParameters, Su
   }
 
   async update(mr: SubnetResource): Promise<string> {
-    const subnetId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const subnet = await this.describe(subnetId);
-    if (!subnet) return `subnet ${subnetId} is gone; nothing to update`;
-    const done = await this.applyAttributes(subnetId, mr.spec.forProvider, subnet);
-    done.push(...(await this.ec2.syncTags(subnetId, desiredTags(subnetApi, mr), subnet.Tags)));
-    return `updated subnet ${subnetId}: ${done.join('; ') || 'already up to date'}`;
+    return this.updateExisting(mr, async (subnetId, subnet) => [
+      ...(await this.applyAttributes(subnetId, mr.spec.forProvider, subnet)),
+      ...(await this.ec2.syncTags(subnetId, desiredTags(subnetApi, mr), subnet.Tags)),
+    ]);
   }
 
-  async delete(mr: SubnetResource): Promise<ExternalDeletion> {
-    const subnetId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!subnetId) return { summary: 'no subnet was recorded; nothing to delete', gone: true };
-    const deleted = await this.ec2.remove(`cannot delete subnet ${subnetId}`, (sdk) =>
-      sdk.send(new DeleteSubnetCommand({ SubnetId: subnetId })),
-    );
-    return { summary: deleted ? `deleted subnet ${subnetId}` : `subnet ${subnetId} was already gone`, gone: true };
-  }
-
-  private async describe(subnetId: string): Promise<Subnet | undefined> {
-    return this.ec2.find(
-      `cannot describe subnet ${subnetId}`,
-      async (sdk) => (await sdk.send(new DescribeSubnetsCommand({ SubnetIds: [subnetId] }))).Subnets?.[0],
-    );
-  }
-
-  private async findByUid(uid: string): Promise<Subnet | undefined> {
-    const found = await this.ec2.call('cannot look for an earlier subnet', (sdk) =>
-      sdk.send(new DescribeSubnetsCommand({ Filters: uidFilter(uid) })),
-    );
-    return found.Subnets?.[0];
+  /** DeleteSubnet answers once the subnet is gone. */
+  delete(mr: SubnetResource): Promise<ExternalDeletion> {
+    return this.deleteAtOnce(mr, (sdk, subnetId) => sdk.send(new DeleteSubnetCommand({ SubnetId: subnetId })));
   }
 
   /** EC2 takes one attribute per ModifySubnetAttribute call. */

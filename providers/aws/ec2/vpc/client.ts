@@ -1,4 +1,6 @@
-// Wires EC2 SDK calls to the ExternalClient verbs for VPCs. Decisions live in convert.ts.
+// Wires EC2 SDK calls to the ExternalClient verbs for VPCs. Decisions live in convert.ts; the
+// sweep, describe and the uid lookup are the common path's (client-base.ts), and observe adds
+// the DNS attributes to it.
 import {
   CreateVpcCommand,
   DeleteVpcCommand,
@@ -6,52 +8,55 @@ import {
   DescribeVpcsCommand,
   ModifyVpcAttributeCommand,
   paginateDescribeVpcs,
+  type DescribeVpcsCommandOutput,
   type Vpc,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import type {
-  CreateAttempt,
-  ExternalClient,
-  ExternalCreation,
-  ExternalDeletion,
-  ExternalObservation,
-  SweptObservation,
-} from '../../../../runtime/external-client';
+import type { CreateAttempt, ExternalCreation, ExternalDeletion, ExternalObservation } from '../../../../runtime/external-client';
 import type { ManagedResource } from '../../../../runtime/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
-import { ABSENT, ec2Connector, finishCreate, present, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from '../ec2-api';
+import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
+import { ABSENT, ec2Connector, finishCreate, present, type Ec2Api } from '../ec2-api';
 import { differences, lateInitialize, readinessOf, toAtProvider, type ObservedVpc } from './convert';
 import { vpcApi, type VpcObservation, type VpcParameters } from './schema';
 
 type VpcResource = ManagedResource<VpcParameters, VpcObservation>;
 
+/**
+ * DescribeVpcs cannot report the DNS attributes, which take a DescribeVpcAttribute call per VPC
+ * and attribute. So what reads VPCs through this description (the sweep, and observe while a
+ * VPC is being deleted) counts them as the spec has them (`unsweptFields` in index.ts): only
+ * the VPC's own pass finds drift in them.
+ */
+const vpcs: Ec2KindDescription<VpcParameters, VpcObservation, Vpc, DescribeVpcsCommandOutput> = {
+  noun: 'VPC',
+  plural: 'VPCs',
+  describe: (sdk, { ids, filters }) => sdk.send(new DescribeVpcsCommand({ VpcIds: ids, Filters: filters })),
+  resourcesIn: (answer) => answer.Vpcs,
+  idOf: (vpc) => vpc.VpcId,
+  sweep: { filter: 'vpc-id', paginate: paginateDescribeVpcs },
+  observation: (mr, vpc) => {
+    const { enableDnsSupport, enableDnsHostnames } = mr.spec.forProvider;
+    return observation(mr, { vpc, enableDnsSupport, enableDnsHostnames });
+  },
+};
+
 export const vpcConnector = ec2Connector<VpcParameters, VpcObservation>((api) => new VpcExternalClient(api));
 
-export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObservation> {
-  constructor(private readonly ec2: Ec2Api) {}
-
-  async observe(mr: VpcResource): Promise<ExternalObservation<VpcParameters, VpcObservation>> {
-    const vpcId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!vpcId) return ABSENT;
-    // While it is being deleted only its existence matters: the DNS attributes would cost two
-    // calls a pass for nothing, so they count as the spec has them, as in a sweep.
-    const observed = mr.metadata.deletionTimestamp ? await this.describeWithoutAttributes(vpcId, mr) : await this.describe(vpcId);
-    return observed ? observation(mr, observed) : ABSENT;
+export class VpcExternalClient extends Ec2KindClient<VpcParameters, VpcObservation, Vpc> {
+  constructor(ec2: Ec2Api) {
+    super(ec2, vpcs);
   }
 
   /**
-   * One DescribeVpcs per 200 VPCs. Their DNS attributes would take a DescribeVpcAttribute call
-   * per VPC and attribute, so here they count as the spec has them (`unsweptFields` in
-   * index.ts): only the VPC's own safety-net pass finds drift in them.
+   * With the DNS attributes, two calls more. While the VPC is being deleted only its existence
+   * matters, so it is observed as in a sweep.
    */
-  async observeMany(mrs: readonly VpcResource[]): Promise<Map<string, SweptObservation<VpcObservation>>> {
-    const named = withExternalNames(mrs);
-    const ids = named.map((n) => n.id);
-    const vpcs = await this.ec2.describeMatching('cannot describe VPCs', 'vpc-id', ids, paginateDescribeVpcs, (page) => page.Vpcs);
-    return sweptByUid(named, new Map(vpcs.map((vpc) => [vpc.VpcId!, vpc])), (mr, vpc) => {
-      const { enableDnsSupport, enableDnsHostnames } = mr.spec.forProvider;
-      return observation(mr, { vpc, enableDnsSupport, enableDnsHostnames });
-    });
+  override async observe(mr: VpcResource): Promise<ExternalObservation<VpcParameters, VpcObservation>> {
+    if (mr.metadata.deletionTimestamp) return super.observe(mr);
+    const vpcId = externalNameOf(mr);
+    if (!vpcId) return ABSENT;
+    const observed = await this.describeWithAttributes(vpcId);
+    return observed ? observation(mr, observed) : ABSENT;
   }
 
   async create(mr: VpcResource, attempt?: CreateAttempt): Promise<ExternalCreation<VpcParameters, VpcObservation>> {
@@ -91,24 +96,21 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
   }
 
   async update(mr: VpcResource): Promise<string> {
-    const vpcId = mr.metadata.annotations![EXTERNAL_NAME]!;
-    const observed = await this.describe(vpcId);
+    const vpcId = externalNameOf(mr)!;
+    const observed = await this.describeWithAttributes(vpcId);
     if (!observed) return `VPC ${vpcId} is gone; nothing to update`;
     const done = await this.applyDnsAttributes(vpcId, mr.spec.forProvider, observed);
     done.push(...(await this.ec2.syncTags(vpcId, desiredTags(vpcApi, mr), observed.vpc.Tags)));
     return `updated VPC ${vpcId}: ${done.join('; ') || 'already up to date'}`;
   }
 
-  async delete(mr: VpcResource): Promise<ExternalDeletion> {
-    const vpcId = mr.metadata.annotations?.[EXTERNAL_NAME];
-    if (!vpcId) return { summary: 'no VPC was recorded; nothing to delete', gone: true };
-    const deleted = await this.ec2.remove(`cannot delete VPC ${vpcId}`, (sdk) => sdk.send(new DeleteVpcCommand({ VpcId: vpcId })));
-    // DeleteVpc is synchronous: once it answers, the VPC is gone.
-    return { summary: deleted ? `deleted VPC ${vpcId}` : `VPC ${vpcId} was already gone`, gone: true };
+  /** DeleteVpc is synchronous: once it answers, the VPC is gone. */
+  delete(mr: VpcResource): Promise<ExternalDeletion> {
+    return this.deleteAtOnce(mr, (sdk, vpcId) => sdk.send(new DeleteVpcCommand({ VpcId: vpcId })));
   }
 
-  private async describe(vpcId: string): Promise<ObservedVpc | undefined> {
-    const vpc = await this.describeVpc(vpcId);
+  private async describeWithAttributes(vpcId: string): Promise<ObservedVpc | undefined> {
+    const vpc = await this.describe(vpcId);
     if (!vpc) return undefined;
     const [support, hostnames] = await this.ec2.call(`cannot describe attributes of VPC ${vpcId}`, (sdk) =>
       Promise.all([
@@ -117,26 +119,6 @@ export class VpcExternalClient implements ExternalClient<VpcParameters, VpcObser
       ]),
     );
     return { vpc, enableDnsSupport: support.EnableDnsSupport?.Value, enableDnsHostnames: hostnames.EnableDnsHostnames?.Value };
-  }
-
-  private async describeWithoutAttributes(vpcId: string, mr: VpcResource): Promise<ObservedVpc | undefined> {
-    const vpc = await this.describeVpc(vpcId);
-    const { enableDnsSupport, enableDnsHostnames } = mr.spec.forProvider;
-    return vpc && { vpc, enableDnsSupport, enableDnsHostnames };
-  }
-
-  private describeVpc(vpcId: string): Promise<Vpc | undefined> {
-    return this.ec2.find(
-      `cannot describe VPC ${vpcId}`,
-      async (sdk) => (await sdk.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }))).Vpcs?.[0],
-    );
-  }
-
-  private async findByUid(uid: string): Promise<Vpc | undefined> {
-    const found = await this.ec2.call('cannot look for an earlier VPC', (sdk) =>
-      sdk.send(new DescribeVpcsCommand({ Filters: uidFilter(uid) })),
-    );
-    return found.Vpcs?.[0];
   }
 
   /** EC2 takes one attribute per ModifyVpcAttribute call. */

@@ -2,9 +2,8 @@
 // watcher and other services use through the Temporal client. Import-safe in workflow code.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ResourceRef } from '../runtime/managed-kind';
-import type { EventNote } from '../activities/events';
-import type { NoExternal, OwnedExternal } from './observation';
-import type { MirrorLeftOut } from './status';
+import type { NoExternal, OwnedExternal, PassObservation } from './observation';
+import type { EventNote, MirrorLeftOut } from './write-back';
 
 export const RECONCILE_WORKFLOW = 'reconcileManagedResource';
 
@@ -41,40 +40,53 @@ export interface ReconcileState {
   consecutiveFailures: number;
 }
 
-/** Carried across continue-as-new so a fresh run resumes where the last one stopped. */
+/** The workflow's memory between passes, carried across continue-as-new so a fresh run resumes. */
 export interface CarriedState {
-  uid?: string;
   passes: number;
   consecutiveFailures: number;
+  /** A watch event or wake-up arrived that no pass has covered yet. */
+  dirty: boolean;
+  object: ObjectKnowledge;
+  external: ExternalKnowledge;
+  status: StatusKnowledge;
+}
+
+/** What the workflow knows of its object in the API server. */
+export interface ObjectKnowledge {
+  uid?: string;
   /** resourceVersions the last pass wrote: their watch events are our own echo. */
   ownResourceVersions: string[];
-  /** The newest resourceVersion of the object a signal brought or a pass wrote: no pass reads an older one. */
+  /** The newest resourceVersion a signal brought or a pass wrote: no pass reads an older one. */
   knownResourceVersion?: string;
   /** The resourceVersion of the object the last pass read: watch events up to it are nothing new. */
   observedResourceVersion?: string;
-  /** Whether the last pass created, updated or deleted the external resource (the next one then runs at once). */
-  changedExternalInLastPass?: boolean;
-  /**
-   * The uid of the object this workflow last asked to create, or null when it never asked.
-   * Absent in state carried from before it was tracked: then any create may have had a
-   * predecessor, and the provider looks for one.
-   */
-  createRequestedFor?: string | null;
-  /**
-   * The external name the last pass that looked found this object owns: a delete of it may
-   * skip looking again. Absent in state carried from before: then the delete looks first.
-   */
-  ownedExternal?: OwnedExternal;
-  /** The object known to have no external resource, whose deletion needs no provider (see NoExternal). */
-  noExternal?: NoExternal;
+}
+
+/** What the workflow knows of the external resource. */
+export interface ExternalKnowledge {
+  /** The uid of the object this workflow last asked to create, or null when it never asked. */
+  createRequestedFor: string | null;
+  /** The external name a pass found this object owns: a delete of it may skip looking again. */
+  owned?: OwnedExternal;
+  /** The object known to have no external resource, whose deletion needs no provider. */
+  none?: NoExternal;
+  /** Whether the last pass created, updated or deleted it: the next pass then runs at once. */
+  changedInLastPass: boolean;
+  /** The observation of the pass that confirms that change, when the call's own answer said it all. */
+  confirmation?: PassObservation;
+}
+
+/** What the workflow last wrote to status, and what the next write owes. */
+export interface StatusKnowledge {
+  /** Ready and Synced as last written, also kept in search attributes. */
+  ready: string;
+  synced: string;
   /** Events of a pass that left its status to the pass right after it, which records them. */
   deferredEvents?: EventNote[];
   /** The observed state status could not hold as well, left out until it changes (see MirrorLeftOut). */
   mirrorLeftOut?: MirrorLeftOut;
+  /** The last failure an event reported: the same failure again records no new event. */
   lastEventMessage?: string;
-  ready: string;
-  synced: string;
-  dirty: boolean;
 }
 
 export interface ReconcileInput {

@@ -1,5 +1,6 @@
-// The one value the observe activity hands to the workflow each pass. Plain data only: it is
-// recorded in workflow history, so it never carries secrets.
+// What the activities hand the workflow each pass: the decision's inputs. Plain data only: it is
+// recorded in workflow history, so it never carries secrets, nor the objects' bodies (observed
+// states travel as digests, see activities/held-values.ts).
 import type { Condition } from '../apis/conditions';
 import type { DeletionPolicy, ManagementAction } from '../apis/managed';
 import type { Readiness } from '../runtime/external-client';
@@ -18,6 +19,7 @@ export interface ObjectSnapshot {
   managementPolicies: ManagementAction[];
   conditions: Condition[];
   statusObservedGeneration?: number;
+  /** The stand-in (digest) of what status mirrors of the external resource. */
   atProvider?: unknown;
   /** The crossplane.io/reconcile-requested-at token, when the object carries one. */
   reconcileRequestedAt?: string;
@@ -31,6 +33,7 @@ export interface ExternalSnapshot {
   readiness?: Readiness;
   /** Why it is Unavailable, when the provider can say: the Ready condition's message. */
   readinessMessage?: string;
+  /** The stand-in (digest) of the observed state, which writeBack swaps back in. */
   atProvider?: unknown;
   lateInitialized?: Record<string, unknown>;
   diff?: string;
@@ -70,13 +73,27 @@ export interface NoExternal {
 
 /**
  * What a delete call answered. `gone` when the provider deleted synchronously (a VPC): the
- * object then has no external resource, and the pass after it releases the object without
- * asking again. Carried in the workflow, not in one worker's memory, so the pass that confirms
- * the delete may run on any worker. Histories from before it recorded the summary alone.
+ * object then has no external resource, and `next` is the observation of the pass that confirms
+ * it, which releases the object without asking again. Carried in the workflow, not in one
+ * worker's memory, so that pass may run on any worker.
  */
 export interface ExternalDeletion {
   summary: string;
   gone?: NoExternal;
+  next?: PassObservation;
+}
+
+/** What a create call answered. */
+export interface ExternalCreated {
+  externalName: string;
+  summary: string;
+  /** The versions of the object the call wrote (the finalizer, the external name): the workflow's own echoes. */
+  resourceVersions: string[];
+  /**
+   * The observation of the pass that confirms the create, when the provider's answer to it
+   * said everything observe would (ExternalCreation.observation): that pass then asks nothing.
+   */
+  next?: PassObservation;
 }
 
 /** What the resolver found, as descriptions only: resolved values never enter history. */

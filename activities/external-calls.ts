@@ -1,0 +1,82 @@
+// The calls that change the external resource: create, update, delete. Each reads the object
+// fresh (ctx.current), acts on exactly the spec the pass decided on, and is safe to retry.
+// Create and delete also answer the observation of the pass that confirms them, when their own
+// answer says it all: that pass then needs neither a read nor a provider call.
+import { activityInfo, log } from '@temporalio/activity';
+import { EXTERNAL_NAME } from '../apis/annotations';
+import type { ResourceRef } from '../runtime/managed-kind';
+import type { ExternalCreated, ExternalDeletion } from '../contract/observation';
+import { asActivity } from './failures';
+import { ensureFinalizer } from './object-writes';
+import type { PassContext } from './pass-context';
+import { observeObject } from './read-and-observe';
+
+export function externalCallActivities(ctx: PassContext) {
+  const { kube, connectionSecrets } = ctx;
+  return {
+    /**
+     * Creates the external resource (or finds the one an interrupted attempt made) and records
+     * its name; with `withFinalizer`, adds the finalizer first, in the same activity. Answers the
+     * versions it wrote, which the next pass must read or ignore as echoes.
+     * `firstForObject` is the workflow's word that it never asked for a create of this object
+     * before: only then may the provider skip its search for an earlier attempt's resource.
+     */
+    async createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, withFinalizer: boolean): Promise<ExternalCreated> {
+      return asActivity(async () => {
+        const resourceVersions: string[] = [];
+        if (withFinalizer) {
+          const added = await ensureFinalizer(ctx, ref, uid);
+          if (added.resourceVersion) resourceVersions.push(added.resourceVersion);
+        }
+        const mr = await ctx.current(ref, uid);
+        // Refused before anything is created: details only create returns must have a home.
+        await connectionSecrets.ensureWritable(mr);
+        const mayExist = !firstForObject || activityInfo().attempt > 1;
+        const created = await (await ctx.connect(ref, mr)).create(mr, { mayExist });
+        if (ctx.options.exitAfterExternalCreate && activityInfo().attempt === 1) {
+          log.error('failpoint exit-after-external-create: exiting before the create is recorded');
+          process.exit(137);
+        }
+        // Before the name is recorded: a worker lost in between leaves the name unrecorded, so
+        // the retry's create runs again, and the kind deals with details it can no longer read.
+        const published = await connectionSecrets.publish(mr, ctx.kindOf(ref).api, created.connectionDetails);
+        const recorded = await ctx.writeToSameObject(ref, uid, async () =>
+          ctx.wrote(uid, await kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } })),
+        );
+        resourceVersions.push(recorded.metadata.resourceVersion);
+        // The create's own answer describes the resource as observe would now: the confirming
+        // pass takes it, on whichever worker it runs. Its details were published just above.
+        const told = created.observation && { ...created.observation, connectionDetails: undefined };
+        const next = told ? await observeObject(ctx, ref, recorded, { told }) : undefined;
+        // Named fields only: the connection details stay here.
+        const summary = published ? `${created.summary}; ${published}` : created.summary;
+        return { externalName: created.externalName, summary, resourceVersions, ...(next ? { next } : {}) };
+      });
+    },
+
+    async updateExternal(ref: ResourceRef, uid: string): Promise<string> {
+      return asActivity(async () => {
+        const mr = await ctx.current(ref, uid);
+        return (await ctx.connect(ref, mr)).update(mr);
+      });
+    },
+
+    /**
+     * Deletes the external resource. When the provider answers that it is gone, so does this
+     * (`gone`), with the observation of the pass that confirms it: that pass releases the object
+     * without asking the provider again, on whichever worker it runs.
+     */
+    async deleteExternal(ref: ResourceRef, uid: string): Promise<ExternalDeletion> {
+      return asActivity(async () => {
+        const mr = await ctx.current(ref, uid);
+        const deleted = await (await ctx.connect(ref, mr)).delete(mr);
+        if (typeof deleted === 'string') return { summary: deleted };
+        if (!deleted.gone) return { summary: deleted.summary };
+        const externalName = mr.metadata.annotations?.[EXTERNAL_NAME];
+        const gone = { uid, ...(externalName !== undefined ? { externalName } : {}) };
+        const next = await observeObject(ctx, ref, mr, { noExternal: gone });
+        return { summary: deleted.summary, gone, next };
+      });
+    },
+  };
+}

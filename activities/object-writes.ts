@@ -1,0 +1,228 @@
+// The writes a pass makes to its own object and to what it refers to: the finalizer, resolved
+// references and in-use marks, late-initialized spec fields, status and events. Each is guarded
+// by the object's uid and safe to retry.
+import { log } from '@temporalio/activity';
+import { FINALIZER } from '../apis/annotations';
+import { mergeConditions, reconcileError } from '../apis/conditions';
+import { ClassifiedError } from '../runtime/errors';
+import type { ManagedKind, ResourceRef } from '../runtime/managed-kind';
+import type { ManagedResource } from '../runtime/managed-resource';
+import { withSyncedNote } from '../apis/conditions';
+import type { MirrorLeftOut, WriteBack, WriteBackResult } from '../contract/write-back';
+import { toKubeEvent } from './events';
+import { asActivity, classify } from './failures';
+import { isStatus, isTooLarge } from './kube';
+import type { PassContext } from './pass-context';
+
+/** Adds the finalizer; the version it wrote, when it wrote one, so the workflow can ignore that echo. */
+export async function ensureFinalizer(
+  ctx: PassContext,
+  ref: ResourceRef,
+  uid: string,
+): Promise<{ summary: string; resourceVersion?: string }> {
+  // First from the cache, in one write; from a fresh read when that write does not hold.
+  const added = await setFinalizersFromCache(ctx, ref, uid, (finalizers) =>
+    finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER],
+  );
+  if (added) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: ctx.wrote(uid, added).metadata.resourceVersion };
+  const mr = await ctx.current(ref, uid);
+  if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present' };
+  const written = ctx.wrote(uid, await patchFinalizersOf(ctx, ref, uid, mr, [...(mr.metadata.finalizers ?? []), FINALIZER]));
+  return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion };
+}
+
+export function objectWriteActivities(ctx: PassContext) {
+  const { kube, references } = ctx;
+  return {
+    /** Returns the resourceVersion it wrote, so the workflow can ignore that watch event. */
+    async addFinalizer(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
+      return asActivity(() => ensureFinalizer(ctx, ref, uid));
+    },
+
+    async removeFinalizer(ref: ResourceRef, uid: string): Promise<string> {
+      return asActivity(async () => {
+        const removed = await setFinalizersFromCache(ctx, ref, uid, (finalizers) =>
+          finalizers.includes(FINALIZER) ? finalizers.filter((f) => f !== FINALIZER) : undefined,
+        );
+        if (removed) return `removed finalizer ${FINALIZER}`;
+        const mr = await kube.get(ref);
+        if (!mr || mr.metadata.uid !== uid || !mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already removed';
+        const kept = mr.metadata.finalizers.filter((f) => f !== FINALIZER);
+        await patchFinalizersOf(ctx, ref, uid, mr, kept);
+        return `removed finalizer ${FINALIZER}`;
+      });
+    },
+
+    /** Writes resolved references into the object and marks what it depends on as in use. */
+    async resolveReferences(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
+      return asActivity(async () => {
+        const mr = await ctx.current(ref, uid);
+        const { done, written } = await references.apply(ctx.kindOf(ref), ref, mr);
+        return {
+          summary: done.join('; ') || 'references already in place',
+          resourceVersion: written && ctx.wrote(uid, written).metadata.resourceVersion,
+        };
+      });
+    },
+
+    /** Takes this object's in-use marks off what it depends on, once it no longer needs them. */
+    async releaseDependencies(ref: ResourceRef, uid: string): Promise<string> {
+      return asActivity(async () => {
+        const mr = await kube.get(ref);
+        if (!mr || mr.metadata.uid !== uid) return 'the object is gone; nothing to release';
+        return (await references.release(ctx.kindOf(ref), mr)).join('; ') || 'nothing to release';
+      });
+    },
+
+    /**
+     * Writes a pass's outcome back: late-initialized spec fields, status, and events. Returns
+     * the resourceVersions it produced, so the workflow can ignore their watch events.
+     */
+    async writeBack(ref: ResourceRef, uid: string, outcome: WriteBack): Promise<WriteBackResult> {
+      return asActivity(async () => {
+        const resourceVersions: string[] = [];
+        let status = outcome.status;
+        let leftOut: MirrorLeftOut | undefined;
+        let mirrorMissed = false;
+        const events = [...outcome.events];
+        const kind = ctx.kindOf(ref);
+        if (outcome.lateInitialized) {
+          const fields = outcome.lateInitialized;
+          const patched = await ctx
+            .writeToSameObject(ref, uid, async () => ctx.wrote(uid, await kube.patch(ref, uid, { spec: { forProvider: fields } })))
+            .catch(async (error: unknown) => {
+              if (!isStatus(error, 422)) throw error;
+              // Admission refuses what the provider reports (a default EC2 would refuse too, say):
+              // the user must set the field. Synced says so, and the pass fails, backing off.
+              const message = `cannot record ${Object.keys(fields)
+                .map((f) => `spec.forProvider.${f}`)
+                .join(', ')} as the provider reports it: ${classify(error).message}`;
+              if (status) {
+                const conditions = mergeConditions(status.conditions, [reconcileError(message)], new Date().toISOString());
+                const withError = { ...status, atProvider: await mirrorToWrite(ctx, ref, kind, status.atProvider), conditions };
+                await ctx.writeToSameObject(ref, uid, async () => kube.patchStatus(ref, uid, inKindStatusShape(kind, withError)));
+              }
+              throw new ClassifiedError('InvalidInput', message);
+            });
+          resourceVersions.push(patched.metadata.resourceVersion);
+          // The late-initialized spec is the one this status describes.
+          if (status) status = restampGeneration(status, patched.metadata.generation);
+        }
+        if (status) {
+          const writeStatus = async (s: NonNullable<WriteBack['status']>) => {
+            const body = inKindStatusShape(kind, s);
+            return ctx.writeToSameObject(ref, uid, async () => ctx.wrote(uid, await kube.patchStatus(ref, uid, body)));
+          };
+          const mirror = await mirrorToWrite(ctx, ref, kind, status.atProvider);
+          mirrorMissed = mirror.missed;
+          let written: ManagedResource;
+          try {
+            written = await writeStatus({ ...status, atProvider: mirror.value });
+          } catch (error) {
+            if (!isTooLarge(error) || mirror.value === undefined) throw error;
+            // The object cannot hold its observed state as well (a spec near etcd's limit and a
+            // mirror of the same size): the conditions still go in, saying why, and the workflow
+            // leaves that state out until it changes (MirrorLeftOut), instead of failing here
+            // every pass with READY and SYNCED blank.
+            const note = `status.atProvider is left out: with it the object would pass the API server's size limit (${classify(error).message})`;
+            leftOut = { atProvider: status.atProvider, note };
+            written = await writeStatus({ ...status, atProvider: undefined, conditions: withSyncedNote(status.conditions, note) });
+            events.push({ type: 'Warning', reason: 'StatusTooLarge', message: note });
+            log.warn('status written without its observed state', { resource: `${ref.namespace}/${ref.name}`, note });
+          }
+          resourceVersions.push(written.metadata.resourceVersion);
+        }
+        const now = new Date();
+        // Events are best-effort: losing one must not fail the pass or repeat the status write.
+        await Promise.all(
+          events.map((note) =>
+            kube.createEvent(toKubeEvent(ref, uid, note, now)).catch((error: unknown) => {
+              log.warn('cannot record event', { reason: note.reason, error: classify(error).message });
+            }),
+          ),
+        );
+        return { resourceVersions, ...(leftOut ? { leftOut } : {}), ...(mirrorMissed ? { mirrorMissed } : {}) };
+      });
+    },
+  };
+}
+
+/**
+ * The observed state to write, from the digest history carried (see HeldValues): the value this
+ * worker held since observe, else what status holds when that is the very value (a pass that
+ * only rewrites conditions). When neither (the workflow moved to another worker between its
+ * observe and this write), status keeps what it has and `missed` asks the workflow for a pass
+ * that observes again.
+ */
+async function mirrorToWrite(
+  ctx: PassContext,
+  ref: ResourceRef,
+  kind: ManagedKind,
+  standIn: unknown,
+): Promise<{ value: unknown; missed: boolean }> {
+  const held = ctx.held.resolve(standIn);
+  if (held.found) return { value: held.value, missed: false };
+  const current = await ctx.objects.read(ref);
+  const mirrored = current ? mirrorOf(kind, current) : undefined;
+  return { value: mirrored, missed: !ctx.held.standsFor(standIn, mirrored) };
+}
+
+/** The object's mirror of its external resource: status.atProvider, or the kind's own status fields. */
+export function mirrorOf(kind: ManagedKind, mr: ManagedResource): unknown {
+  return kind.compatibleApi?.status ? kind.compatibleApi.status.read(mr.status ?? {}) : mr.status?.atProvider;
+}
+
+/**
+ * Changes the finalizers in one write, from the object as the worker's cache holds it, and
+ * only if the object is still exactly that version. Undefined when the cache has nothing to
+ * change or the object changed since (the caller then reads it fresh): never a lost edit.
+ */
+async function setFinalizersFromCache(
+  ctx: PassContext,
+  ref: ResourceRef,
+  uid: string,
+  change: (finalizers: string[]) => string[] | undefined,
+): Promise<ManagedResource | undefined> {
+  const cached = await ctx.objects.read(ref);
+  const wanted = cached?.metadata.uid === uid ? change(cached.metadata.finalizers ?? []) : undefined;
+  if (!cached || !wanted) return undefined;
+  return ctx.kube.setFinalizersIfUnchanged(ref, cached, wanted).catch((error: unknown) => {
+    if ([404, 409, 422].some((code) => isStatus(error, code))) return undefined;
+    throw error;
+  });
+}
+
+/**
+ * Sets the finalizers of a freshly read object, provided it is still the version read: a merge
+ * patch carrying the read's resourceVersion, which the API server checks (409 on a concurrent
+ * edit, and the step retries). A patch, not a replace, so the controller's role needs no
+ * `update` on kinds that never otherwise replace their objects.
+ */
+function patchFinalizersOf(
+  ctx: PassContext,
+  ref: ResourceRef,
+  uid: string,
+  read: ManagedResource,
+  finalizers: string[],
+): Promise<ManagedResource> {
+  return ctx.kube.patch(ref, uid, { metadata: { resourceVersion: read.metadata.resourceVersion, finalizers } });
+}
+
+/** A kind with status fields of its own (CompatibleStatus) gets them in place of atProvider. */
+function inKindStatusShape(kind: ManagedKind, status: NonNullable<WriteBack['status']>): Record<string, unknown> {
+  const own = kind.compatibleApi?.status;
+  if (!own) return status;
+  const { atProvider, ...common } = status;
+  const fields = Object.entries(own.write(atProvider, status.conditions)).filter(([, value]) => value !== undefined && value !== null);
+  return { ...common, ...Object.fromEntries(fields) };
+}
+
+function restampGeneration(status: NonNullable<WriteBack['status']>, generation: number): NonNullable<WriteBack['status']> {
+  return {
+    ...status,
+    observedGeneration: generation,
+    conditions: status.conditions.map((c) =>
+      c.observedGeneration === status.observedGeneration ? { ...c, observedGeneration: generation } : c,
+    ),
+  };
+}

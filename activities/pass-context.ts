@@ -1,0 +1,97 @@
+// What every reconcile activity shares: the API server, the worker's object cache, the kind
+// registry, and the few guarded reads and writes they all build on. One per worker.
+import { ApplicationFailure } from '@temporalio/common';
+import type { ExternalClient } from '../runtime/external-client';
+import { OBJECT_GONE } from '../runtime/errors';
+import type { ManagedKind, PollIntervals, ResourceRef } from '../runtime/managed-kind';
+import type { ManagedResource } from '../runtime/managed-resource';
+import { kindFor } from '../providers/registry';
+import { ConnectionPublisher } from './connection-secret';
+import { HeldValues } from './held-values';
+import { isStatus, type KubeAccess } from './kube';
+import { apiServerReads, type ObjectSource } from './object-cache';
+import type { OwnWrites } from './own-writes';
+import { ReferenceAccess } from './references';
+
+export interface ReconcileActivityOptions {
+  /** Overrides every kind's poll intervals (seconds); tests use short ones. */
+  pollOverride?: Partial<PollIntervals>;
+  /**
+   * Fault injection for crash tests: exit the process right after a create attempt's external
+   * create call. Only first attempts exit: the retry is the recovery under test, and must finish.
+   */
+  exitAfterExternalCreate?: boolean;
+  /** Where observe reads the object; a GET each time when absent. */
+  objects?: ObjectSource;
+  /** Where to note the resourceVersions of our writes, for a watcher in this process to leave out. */
+  ownWrites?: OwnWrites;
+  /** Where observed states wait for the write that records them (history carries digests); a fresh store when absent. */
+  held?: HeldValues;
+}
+
+export class PassContext {
+  readonly objects: ObjectSource;
+  readonly references: ReferenceAccess;
+  readonly connectionSecrets: ConnectionPublisher;
+  readonly held: HeldValues;
+
+  constructor(
+    readonly kube: KubeAccess,
+    readonly options: ReconcileActivityOptions,
+  ) {
+    this.objects = options.objects ?? apiServerReads(kube);
+    this.references = new ReferenceAccess(kube, this.objects.peek?.bind(this.objects));
+    this.connectionSecrets = new ConnectionPublisher(kube);
+    this.held = options.held ?? new HeldValues();
+  }
+
+  kindOf(ref: ResourceRef): ManagedKind {
+    return kindFor(ref.group, ref.kind);
+  }
+
+  connect(ref: ResourceRef, mr: ManagedResource): Promise<ExternalClient<unknown, unknown>> {
+    return this.kindOf(ref).connector.connect(mr, this.kube) as Promise<ExternalClient<unknown, unknown>>;
+  }
+
+  /** Notes a version a write call itself returned: a later read could be someone else's change. */
+  wrote(uid: string, written: ManagedResource): ManagedResource {
+    this.options.ownWrites?.record(uid, written.metadata.resourceVersion);
+    return written;
+  }
+
+  objectGone(ref: ResourceRef, uid: string): ApplicationFailure {
+    return ApplicationFailure.nonRetryable(`${ref.kind} ${ref.namespace}/${ref.name} (uid ${uid}) no longer exists`, OBJECT_GONE);
+  }
+
+  /**
+   * The object as it is now, provided it is still the one this workflow reconciles. Always a
+   * GET, never the cache: these reads feed writes. Finalizer changes replace what they read,
+   * so it must carry everything (the cache drops kubectl's last-applied copy); and create or
+   * update must act on the spec the pass decided on, including references resolveReferences
+   * wrote moments ago, which this worker's informer (or another worker's, for a provider
+   * activity) may not have seen yet. They run only when a pass changes something.
+   */
+  async current(ref: ResourceRef, uid: string): Promise<ManagedResource> {
+    const mr = await this.kube.get(ref);
+    if (!mr || mr.metadata.uid !== uid) throw this.objectGone(ref, uid);
+    return mr;
+  }
+
+  /**
+   * Runs a uid-guarded write. When the API server refuses it, one read tells a successor under
+   * the same name (or no object at all) from a real error: the workflow must learn that its
+   * object is gone, not retry a write that can never apply. A local activity re-run after a
+   * failed workflow task carries its old input, so this is not a rare path.
+   */
+  async writeToSameObject<T>(ref: ResourceRef, uid: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if ([404, 409, 422].some((code) => isStatus(error, code))) {
+        const now = await this.kube.get(ref);
+        if (!now || now.metadata.uid !== uid) throw this.objectGone(ref, uid);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,155 @@
+// The side effects a decision asks for, each one activity call. What the calls answer updates
+// what the workflow knows (carried state): the versions it wrote, which external resource exists,
+// and the observation a create or delete already answered for the pass after it.
+import * as wf from '@temporalio/workflow';
+import type { ReconcileActivities } from '../activities/reconcile';
+import type { ResourceRef } from '../runtime/managed-kind';
+import type { CarriedState } from '../contract/reconcile-workflow';
+import type { EventNote } from '../contract/write-back';
+import type { Step } from './decide';
+import { activityFailure, failureMessage, isObjectGone } from './activity-failures';
+
+// Reading the object, observing the provider and the idempotent writes to our own API server
+// (finalizer, status, events) are short, so they run as local activities: one marker event
+// each instead of three activity events and a round trip through a task queue.
+export const controlPlane = wf.proxyLocalActivities<ReconcileActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 3 },
+});
+
+// Calls that change the external resource are full activities, visible in the UI with their
+// own retry policy: transient errors (throttling, 5xx) back off exponentially; classified
+// errors (bad input, bad credentials) fail fast. They heartbeat while they run (the worker
+// wraps them, activities/heartbeat.ts), so when a worker dies its calls are retried once the
+// heartbeat timeout passes (counted from the attempt's start if none came yet), not 30 s later.
+const provider = wf.proxyActivities<ReconcileActivities>({
+  startToCloseTimeout: '30s',
+  heartbeatTimeout: '10s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
+});
+
+// The same calls for kinds whose provider answers at once (ManagedKind.quickProviderCalls: a
+// Kubernetes API server), as local activities with the same retries.
+const quickProvider = wf.proxyLocalActivities<ReconcileActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
+});
+
+export interface StepsRun {
+  actions: string[];
+  /** Fields to record in spec.forProvider with the status (the lateInitialize step). */
+  lateInitialized?: Record<string, unknown>;
+  /** The step that failed, which ends the steps. */
+  failure?: { message: string; failureClass?: string; objectGone: boolean };
+}
+
+/** Runs the steps in order until one fails. */
+export async function runSteps(
+  ref: ResourceRef,
+  uid: string,
+  steps: Step[],
+  events: EventNote[],
+  state: CarriedState,
+  quickProviderCalls: boolean,
+): Promise<StepsRun> {
+  const run: StepsRun = { actions: [] };
+  const calls = quickProviderCalls ? quickProvider : provider;
+  try {
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
+      if (step.kind === 'lateInitialize') run.lateInitialized = step.fields;
+      // A finalizer right before a create goes in with it: one activity instead of two.
+      else if (step.kind === 'addFinalizer' && steps[i + 1]?.kind === 'create') {
+        run.actions.push(await create(ref, uid, events, state, calls, true));
+        i += 1;
+      } else run.actions.push(await runStep(ref, uid, step, events, state, calls));
+    }
+  } catch (error) {
+    const failureClass = activityFailure(error)?.type ?? undefined;
+    run.failure = { message: failureMessage(error), ...(failureClass ? { failureClass } : {}), objectGone: isObjectGone(error) };
+  }
+  return run;
+}
+
+async function runStep(
+  ref: ResourceRef,
+  uid: string,
+  step: Exclude<Step, { kind: 'lateInitialize' }>,
+  events: EventNote[],
+  state: CarriedState,
+  calls: typeof provider,
+): Promise<string> {
+  const target = describe(ref);
+  const own = state.object.ownResourceVersions;
+  switch (step.kind) {
+    case 'addFinalizer': {
+      const added = await controlPlane.addFinalizer.executeWithOptions({ summary: `add finalizer to ${target}` }, [ref, uid]);
+      if (added.resourceVersion) own.push(added.resourceVersion);
+      return added.summary;
+    }
+    case 'removeFinalizer':
+      return controlPlane.removeFinalizer.executeWithOptions({ summary: `remove finalizer from ${target}` }, [ref, uid]);
+    case 'resolveReferences': {
+      const done = await controlPlane.resolveReferences.executeWithOptions(
+        { summary: `resolve references of ${target}: ${step.what.join('; ')}` },
+        [ref, uid],
+      );
+      if (done.resourceVersion) own.push(done.resourceVersion);
+      return done.summary;
+    }
+    case 'releaseDependencies':
+      return controlPlane.releaseDependencies.executeWithOptions({ summary: `release what ${target} depends on` }, [ref, uid]);
+    case 'create':
+      return create(ref, uid, events, state, calls, false);
+    case 'update': {
+      const updated = await calls.updateExternal.executeWithOptions(
+        { summary: `update external resource of ${target}: ${step.diff ?? ''}` },
+        [ref, uid],
+      );
+      state.external.changedInLastPass = true;
+      events.push({ type: 'Normal', reason: 'UpdatedExternalResource', message: updated });
+      return updated;
+    }
+    case 'delete': {
+      const deleted = await calls.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
+      // Gone at once: the pass that confirms it releases the object without the provider, on
+      // whichever worker it runs, instead of deleting again to find out.
+      if (deleted.gone) state.external.none = deleted.gone;
+      state.external.confirmation = deleted.next;
+      state.external.changedInLastPass = true;
+      events.push({ type: 'Normal', reason: 'DeletedExternalResource', message: deleted.summary });
+      return deleted.summary;
+    }
+  }
+}
+
+async function create(
+  ref: ResourceRef,
+  uid: string,
+  events: EventNote[],
+  state: CarriedState,
+  calls: typeof provider,
+  withFinalizer: boolean,
+): Promise<string> {
+  // Only the first create this workflow asks for may skip the provider's search for an earlier one.
+  const firstForObject = state.external.createRequestedFor !== uid;
+  state.external.createRequestedFor = uid;
+  // Whatever the create does, it may leave an external resource: its deletion needs the provider.
+  state.external.none = undefined;
+  // A local activity cut short by a worker crash starts over at attempt 1 on the next worker,
+  // so its attempt number cannot tell a first try: it always searches.
+  const mayTrustFirstTry = firstForObject && calls === provider;
+  const created = await calls.createExternal.executeWithOptions({ summary: `create external resource for ${describe(ref)}` }, [
+    ref,
+    uid,
+    mayTrustFirstTry,
+    withFinalizer,
+  ]);
+  state.object.ownResourceVersions.push(...created.resourceVersions);
+  state.external.confirmation = created.next;
+  state.external.changedInLastPass = true;
+  events.push({ type: 'Normal', reason: 'CreatedExternalResource', message: created.summary });
+  return created.summary;
+}
+
+export const describe = (ref: ResourceRef) => `${ref.kind} ${ref.namespace}/${ref.name}`;
