@@ -148,14 +148,18 @@ export class RemoteCluster {
     return applied;
   }
 
-  /** Starts deleting the target (its dependents as `propagationPolicy` says, Background unless said); true when it was already gone. */
-  async delete(target: DesiredObject, propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'): Promise<boolean> {
+  /**
+   * Deletes the target (its dependents as `propagationPolicy` says, Background unless said), and
+   * says whether it is gone now: it was already ('already gone'), or the API server removed it at
+   * once ('gone': no finalizer or grace period held it), or it is on its way out ('deleting').
+   */
+  async delete(target: DesiredObject, propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'): Promise<TargetDeletion> {
     const key = this.keyOf(target);
     watches.deleting(key);
     return this.calls.run(
       `delete ${describeTarget(key)}`,
-      async () => (await this.api.delete(target, undefined, undefined, undefined, undefined, propagationPolicy), false),
-      () => true,
+      async () => deletionOutcome(await this.api.delete(target, undefined, undefined, undefined, undefined, propagationPolicy)),
+      () => 'already gone' as const,
     );
   }
 
@@ -176,6 +180,19 @@ export class RemoteCluster {
     const what = `${dryRun ? 'dry-run ' : ''}apply ${describeTarget(this.keyOf(desired))} of ${desired.apiVersion}`;
     return this.calls.run(what, () => this.api.serverSideApply(desired, { fieldManager: fieldManagerOf(owner.metadata), force, dryRun }));
   }
+}
+
+export type TargetDeletion = 'already gone' | 'gone' | 'deleting';
+
+/**
+ * What a DELETE answered: a Status of success when the API server removed the object at once.
+ * Anything else (the object itself, with a deletionTimestamp while finalizers or a grace period
+ * hold it) counts as still deleting: client-node reads every answer as a V1Status, which drops
+ * the object's deletionTimestamp, so an object answered cannot be told gone; the next pass looks.
+ */
+export function deletionOutcome(answer: unknown): 'gone' | 'deleting' {
+  const body = answer as { kind?: string; status?: unknown } | undefined;
+  return body?.kind === 'Status' && body.status === 'Success' ? 'gone' : 'deleting';
 }
 
 /** One drift verdict per owner and target: a resource may apply several objects (a template and its Secrets). */

@@ -47,13 +47,17 @@ const cluster = vi.hoisted(() => {
       objects.set(key, applied);
       return applied;
     }
-    async delete(target: Obj): Promise<boolean> {
+    async delete(target: Obj): Promise<'already gone' | 'gone' | 'deleting'> {
       const key = id(this.keyOf(target));
-      if (!objects.has(key)) return true;
+      if (!objects.has(key)) return 'already gone';
       writes.push(`delete ${key}`);
-      if (target.kind === 'Namespace') terminating.add(key);
-      else objects.delete(key);
-      return false;
+      // A namespace goes only once its controller has emptied it; other objects go at once.
+      if (target.kind === 'Namespace') {
+        terminating.add(key);
+        return 'deleting';
+      }
+      objects.delete(key);
+      return 'gone';
     }
     release(_owner: unknown, keys: Key[]): void {
       released.push(...keys.map(id));

@@ -141,9 +141,10 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
     const ours = live !== undefined && isOurs(live, mr.metadata.uid);
     const removed = await this.removeSecrets(mr, secretsMadeWith(mr, ours ? live : undefined));
     // An object that is not ours was never touched and is not waited for.
-    const gone = !ours || (await this.remote.delete(template));
+    const outcome = ours ? await this.remote.delete(template) : 'already gone';
+    const gone = outcome !== 'deleting';
     if (gone) this.release(mr, template, live);
-    const what = [gone ? `${describeTarget(key)} is gone` : `deleted ${describeTarget(key)}`];
+    const what = [outcome === 'already gone' ? `${describeTarget(key)} is gone` : `deleted ${describeTarget(key)}`];
     if (removed.length > 0) what.push(`deleted ${plural(removed.length, 'propagated Secret')}`);
     return { summary: what.join('; '), gone };
   }
