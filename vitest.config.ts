@@ -21,6 +21,7 @@ export default defineConfig({
             'test/integration/**/*.test.ts',
             'test/stack/**/*.test.ts',
             'providers/**/*.integration.test.ts',
+            'bench/**/*.integration.test.ts',
             'test/bad-input/**/*.test.ts',
           ],
           globalSetup: ['test/integration/global-setup.ts'],

@@ -11,21 +11,19 @@ import { managementPoliciesOf, type ManagedResource } from '../runtime/managed-r
 import { pollIntervalOf, RECONCILE_REQUESTED_AT } from '../runtime/reconcile-annotations';
 import { usedByMarks } from '../runtime/references/used-by';
 import { managedKinds } from '../providers/registry';
-import type { NoExternal, ObjectSnapshot, OwnedExternal, PassObservation } from '../contract/observation';
+import type { ObjectSnapshot, OwnedExternal, PassObservation } from '../contract/observation';
+import type { PassKnowledge } from '../contract/reconcile-activities';
 import { allows, releasableWithoutProvider } from '../workflows/decide';
 import { asActivity, classify } from './failures';
 import { mirrorOf } from './object-writes';
 import { ownershipRefusal } from './ownership';
 import type { PassContext } from './pass-context';
 
-/** What the workflow knows that lets a pass skip the provider (see OwnedExternal and NoExternal). */
-export interface PassKnowledge {
-  owned?: OwnedExternal;
-  noExternal?: NoExternal;
-  /**
-   * What the provider answered for this very state of the object a moment ago (a create's own
-   * answer): taken as the observation instead of asking again.
-   */
+/**
+ * What the workflow knows, and what the provider answered a moment ago for this very state of
+ * the object (a create's own answer), taken as the observation instead of asking again.
+ */
+export interface ObserveGiven extends PassKnowledge {
   told?: ExternalObservation<unknown, unknown>;
 }
 
@@ -50,7 +48,7 @@ export async function observeObject(
   ctx: PassContext,
   ref: ResourceRef,
   mr: ManagedResource,
-  known: PassKnowledge,
+  known: ObserveGiven,
 ): Promise<PassObservation> {
   const kind = ctx.kindOf(ref);
   const object = snapshotOf(ctx, kind, mr);

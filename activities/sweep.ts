@@ -7,7 +7,7 @@ import type { ConnectContext } from '../runtime/external-client';
 import type { ManagedKind } from '../runtime/managed-kind';
 import type { ManagedResource } from '../runtime/managed-resource';
 import { findKind } from '../providers/registry';
-import type { SweepOutcome, SweepScope, WakeTarget } from '../contract/sweep-workflow';
+import type { SweepActivities, SweepOutcome, SweepScope, WakeTarget } from '../contract/sweep-workflow';
 import { asActivity, classify } from './failures';
 import { awaitsProvider, groupByScope, isSettled, reasonToWake } from './sweep-drift';
 import type { ListManagedObjects } from './sweep-list';
@@ -22,7 +22,11 @@ export interface SweepActivityOptions {
   kindFor?: (group: string, kind: string) => ManagedKind | undefined;
 }
 
-export function createSweepActivities(list: ListManagedObjects, context: ConnectContext, options: SweepActivityOptions = {}) {
+export function createSweepActivities(
+  list: ListManagedObjects,
+  context: ConnectContext,
+  options: SweepActivityOptions = {},
+): SweepActivities {
   return {
     /**
      * `recovering` names the scopes whose bulk read failed last time. Their resources may since
@@ -102,5 +106,3 @@ function wakeTarget(kind: ManagedKind, mr: ManagedResource, reason: string): Wak
   const { namespace = '', name, uid, resourceVersion, generation } = mr.metadata;
   return { ref: { group: kind.api.group, kind: kind.api.kind, namespace, name }, uid, resourceVersion, generation, reason };
 }
-
-export type SweepActivities = ReturnType<typeof createSweepActivities>;

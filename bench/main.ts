@@ -20,6 +20,10 @@
 //   --pause-before-delete S     provider-aws: seconds between all Ready and the delete (default 190,
 //                               past its 3-minute creation grace period)
 //   --embedded-watcher          vpc, object, network: run the watcher inside the worker process
+//   --realistic-latency         network, provider-aws: call EC2 through a proxy in front of moto that
+//                               answers with realistic latencies (bench/ec2-latencies.ts: a NAT
+//                               gateway pending a minute), and report apply against their sum along
+//                               the heaviest chain
 //   --keep                      leave each scenario's state directory behind (logs, kubeconfig)
 //
 // Each scenario prints a table and writes JSON to bench/results/; with both network runs, a
@@ -59,6 +63,7 @@ const { values } = parseArgs({
     'pause-before-delete': { type: 'string', default: '190' },
     keep: { type: 'boolean', default: false },
     'embedded-watcher': { type: 'boolean', default: false },
+    'realistic-latency': { type: 'boolean', default: false },
   },
 });
 const scenario = values.scenario as Scenario;
@@ -99,10 +104,13 @@ if (runs('application')) {
   });
 }
 let ours: NetworkChainResult | undefined;
-if (runs('network')) ours = await runNetworkChain({ keep, embeddedWatcher: values['embedded-watcher'] });
+const realisticLatency = values['realistic-latency'];
+if (runs('network')) ours = await runNetworkChain({ keep, embeddedWatcher: values['embedded-watcher'], realisticLatency });
 // After ours, never alongside: it needs the CPU to itself as much as we did, and port 8080.
 let peer: ProviderAwsPeerResult | undefined;
-if (runs('provider-aws')) peer = await runProviderAwsPeer({ pauseBeforeDeleteSeconds: Number(values['pause-before-delete']), keep });
+if (runs('provider-aws')) {
+  peer = await runProviderAwsPeer({ pauseBeforeDeleteSeconds: Number(values['pause-before-delete']), keep, realisticLatency });
+}
 if (ours && peer) {
   console.log('\n== The network side by side ==');
   console.log(sideBySideTable(ours, peer));

@@ -17,6 +17,8 @@ export interface NetworkObject {
   name: string;
   /** The file in the directory that declares it. */
   file: string;
+  /** Its spec.forProvider as written: what it asks of EC2 beyond the create (bench/ec2-latencies.ts). */
+  forProvider?: Record<string, unknown>;
 }
 
 /** `dependent` refers to `target`, so it cannot be created before `target` is Ready. */
@@ -54,7 +56,8 @@ export async function readNetworkGraph(dir: string, namespace: string): Promise<
     const kind = findKind(groupOf(manifest.apiVersion), manifest.kind);
     if (!kind) continue;
     const key = keyOfObject(manifest.kind, manifest.metadata.name);
-    objects.push({ key, api: kind.api, name: manifest.metadata.name, file });
+    const forProvider = manifest.spec?.forProvider as Record<string, unknown> | undefined;
+    objects.push({ key, api: kind.api, name: manifest.metadata.name, file, forProvider });
     // dependenciesOf reads only the namespace and the spec; the rest of the metadata is the server's.
     const resource = { metadata: { ...manifest.metadata, namespace }, spec: manifest.spec } as Pick<ManagedResource, 'metadata' | 'spec'>;
     for (const target of namedTargets(dependenciesOf(kind, resource))) {

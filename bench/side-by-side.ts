@@ -4,7 +4,7 @@
 import { formatSeconds, table } from './measure';
 import type { PhaseFigures } from './phase-probe';
 import type { NetworkChainResult } from './scenarios/network-chain';
-import { PROVIDER_AWS_RESOURCES, type ProviderAwsPeerResult } from './scenarios/provider-aws-peer';
+import { providerAwsResources, type ProviderAwsPeerResult } from './scenarios/provider-aws-peer';
 
 export function sideBySideTable(ours: NetworkChainResult, peer: ProviderAwsPeerResult): string {
   const calls = (phase: PhaseFigures | undefined, resources: number) =>
@@ -16,8 +16,9 @@ export function sideBySideTable(ours: NetworkChainResult, peer: ProviderAwsPeerR
     Object.keys(inventory).length === 0 ? 'nothing' : Object.keys(inventory).join(', ');
   return table([
     ['', 'Chronoplane', peer.peer],
-    ['resources', `${ours.resources} (examples/aws-network/)`, `${peer.resources} (${PROVIDER_AWS_RESOURCES})`],
+    ['resources', `${ours.resources} (examples/aws-network/)`, `${peer.resources} (${providerAwsResources(peer)})`],
     ['apply to all Ready', formatSeconds(ours.applyToAllReadySeconds), formatSeconds(peer.applyToAllReadySeconds)],
+    ...realisticRows(ours, peer),
     [
       '  limit: create latencies along the heaviest chain',
       `${formatSeconds(ours.chainLimitSeconds)} (${ours.chain.length} deep)`,
@@ -36,4 +37,16 @@ export function sideBySideTable(ours: NetworkChainResult, peer: ProviderAwsPeerR
     ['DependencyViolation (apply / delete)', violations(ours.phases), violations(peer.phases)],
     ['left at the EC2 endpoint', left(ours.leftAtEc2), left(peer.leftAtEc2)],
   ]);
+}
+
+/** With realistic latencies on both sides: each one's apply against its heaviest chain's modeled latencies. */
+function realisticRows(ours: NetworkChainResult, peer: ProviderAwsPeerResult): string[][] {
+  const theirs = peer.realisticLatency;
+  const mine = ours.realisticLatency;
+  if (!mine && !theirs) return [];
+  const against = (figures: { seconds: number; ratio: number; chain: string[] } | undefined) =>
+    figures
+      ? `${formatSeconds(figures.seconds)} (${figures.chain.length} deep); apply ${figures.ratio.toFixed(3)}× of it`
+      : 'not run with realistic latencies';
+  return [['  realistic EC2 latencies along the heaviest chain', against(mine), against(theirs)]];
 }

@@ -2,7 +2,7 @@
 // started on free ports for the length of a measurement, and its processes named apart from
 // the control cluster's (both have an etcd and a kube-apiserver).
 import { startRemoteCluster, type RemoteCluster } from '../stack/remote-clusters';
-import { distinctFreePorts } from '../stack/peer-support';
+import { distinctFreePorts } from './peers/support';
 
 /** A target cluster and the directory its processes write their pid files under. */
 export type TargetCluster = RemoteCluster & { dir: string };

@@ -2,7 +2,7 @@
 // control plane that users apply to has been running: the first create after start-up also
 // loads the EC2 SDK and compiles the workflow code paths, seconds on a loaded 2-core box, and
 // that would count against the first objects measured but not against any limit. The peer is
-// warmed up the same way (stack/peers.ts waits for canary objects to reconcile).
+// warmed up the same way (bench/peers/provider-aws.ts waits for canary objects to reconcile).
 import { vpcApi } from '../providers/aws/ec2/vpc/schema';
 import { apiVersionOf } from '../runtime/managed-kind';
 import type { BenchStack } from './chronoplane-stack';

@@ -65,3 +65,12 @@ export const sweepStateQuery = defineQuery<SweepState>('sweepState');
 export function sweepWorkflowIdFor(scope: SweepScope): string {
   return `sweep/${scope.kind}.${scope.group}${scope.namespace ? `/${scope.namespace}` : ''}`;
 }
+
+/** The sweep workflow's one activity, as it calls it (activities/sweep.ts implements it). */
+export interface SweepActivities {
+  /**
+   * Lists the scope's managed objects, observes the settled ones in bulk, and says whom to wake.
+   * `recovering`: the scopes whose bulk read failed last time.
+   */
+  sweepKind(scope: SweepScope, recovering?: readonly string[]): Promise<SweepOutcome>;
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
 import { World, newObject } from '../test/unit/world';
 import type { PassObservation, ReferenceObservation } from '../contract/observation';
-import type { ReconcileActivities } from '../activities/reconcile';
+import type { ReconcileActivities } from '../contract/reconcile-activities';
 import { deletionBlockedBy, releasableWithoutProvider } from './decide';
 import { withSyncedNote } from '../apis/conditions';
 import {

@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
 import { World } from '../test/unit/world';
-import type { SweepActivities } from '../activities/sweep';
+import type { SweepActivities } from '../contract/sweep-workflow';
 import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
 import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput } from '../contract/reconcile-workflow';
 import {

@@ -5,7 +5,7 @@
 // object, so the resource's own pass stays the one reconciler, and settled resources cost
 // next to nothing between sweeps. Durable, and visible in the UI as `sweep/<Kind>.<group>`.
 import * as wf from '@temporalio/workflow';
-import type { SweepActivities } from '../activities/sweep';
+import type { SweepActivities } from '../contract/sweep-workflow';
 import { workflowIdFor } from '../runtime/managed-kind';
 import { resourceEventSignal } from '../contract/reconcile-workflow';
 import { sweepStateQuery, type SweepInput, type SweepScope, type SweepState, type WakeTarget } from '../contract/sweep-workflow';

@@ -1,10 +1,12 @@
 // The benchmark's AWS network, applied through Crossplane's provider-aws (a peer started by
-// startProviderAws in stack/peers.ts) in provider-aws' own API shapes: one VPC, two Subnets
+// startProviderAws in provider-aws.ts) in provider-aws' own API shapes: one VPC, two Subnets
 // (us-east-1a, us-east-1b), an InternetGateway attached to the VPC, and a RouteTable with an
 // inline default route to the gateway and an association for each subnet. Dependencies are
 // wired with references (vpcIdRef, subnetIdRef, gatewayIdRef) as provider-aws' examples do.
 // (No SecurityGroup: moto rejects provider-aws' CreateSecurityGroup, "Tag specification must
-// have at least one tag".)
+// have at least one tag".) With `natGateway`, also our heaviest chain's NAT gateway: an Address,
+// a NATGateway in subnet a using it, and a private RouteTable whose default route goes through
+// the gateway.
 //
 // It applies everything at once, waits until all are Ready, then deletes everything at once and
 // waits until all are gone from the API server, measuring each phase (bench/phase-probe.ts).
@@ -33,6 +35,8 @@ export interface NetworkOptions {
    * EC2's eventual consistency), so deleting sooner measures mostly that wait.
    */
   pauseBeforeDeleteMs?: number;
+  /** Add the NAT gateway and the private route table behind it (see above). */
+  natGateway?: boolean;
 }
 
 export interface NetworkResult {
@@ -56,10 +60,12 @@ const kinds = [
   { group, version, kind: 'Subnet', plural: 'subnets' },
   { group, version, kind: 'InternetGateway', plural: 'internetgateways' },
   { group, version, kind: 'RouteTable', plural: 'routetables' },
+  { group, version, kind: 'Address', plural: 'addresses' },
+  { group, version, kind: 'NATGateway', plural: 'natgateways' },
 ] as const;
 const RUN_LABEL = 'chronoplane.dev/bench-run';
 
-export function networkManifests(name: string, region: string, runLabel: string): KubernetesObject[] {
+export function networkManifests(name: string, region: string, runLabel: string, natGateway = false): KubernetesObject[] {
   const metadata = (suffix: string) => ({ name: `${name}-${suffix}`, labels: { [RUN_LABEL]: runLabel } });
   const vpcIdRef = { name: `${name}-vpc` };
   return [
@@ -84,7 +90,46 @@ export function networkManifests(name: string, region: string, runLabel: string)
         },
       },
     },
+    ...(natGateway ? natGatewayManifests(name, region, metadata, vpcIdRef) : []),
   ] as KubernetesObject[];
+}
+
+function natGatewayManifests(
+  name: string,
+  region: string,
+  metadata: (suffix: string) => { name: string; labels: Record<string, string> },
+  vpcIdRef: { name: string },
+): object[] {
+  return [
+    { apiVersion, kind: 'Address', metadata: metadata('eip'), spec: { forProvider: { region, domain: 'vpc' } } },
+    {
+      apiVersion,
+      kind: 'NATGateway',
+      metadata: metadata('nat'),
+      spec: {
+        forProvider: {
+          region,
+          subnetIdRef: { name: `${name}-subnet-a` },
+          allocationIdRef: { name: `${name}-eip` },
+          // moto refuses a tag specification without tags, as for the SecurityGroup.
+          tags: [{ key: 'Name', value: `${name}-nat` }],
+        },
+      },
+    },
+    {
+      apiVersion,
+      kind: 'RouteTable',
+      metadata: metadata('rt-private'),
+      spec: {
+        forProvider: {
+          region,
+          vpcIdRef,
+          routes: [{ destinationCidrBlock: '0.0.0.0/0', natGatewayIdRef: { name: `${name}-nat` } }],
+          associations: [],
+        },
+      },
+    },
+  ];
 }
 
 export async function runProviderAwsNetwork(peer: NetworkPeer, options: NetworkOptions = {}): Promise<NetworkResult> {
@@ -93,7 +138,7 @@ export async function runProviderAwsNetwork(peer: NetworkPeer, options: NetworkO
   const region = options.region ?? 'us-east-1';
   const timeoutMs = options.timeoutMs ?? 600_000;
   const { probe } = options;
-  const manifests = networkManifests(name, region, runLabel);
+  const manifests = networkManifests(name, region, runLabel, options.natGateway);
   const expected = manifests.map((obj) => keyOfObject(obj.kind!, obj.metadata!.name!));
   const readProbeIfAny = () => (probe ? readProbe(probe) : Promise.resolve(undefined));
 

@@ -1,4 +1,4 @@
-// The Object scenario's peer: Crossplane's provider-kubernetes v1.2.1 (stack/provider-kubernetes.ts)
+// The Object scenario's peer: Crossplane's provider-kubernetes v1.2.1 (provider-kubernetes.ts)
 // on a kube-apiserver of its own, its Objects landing in a target cluster the caller started, so
 // that it has control and target apart as Chronoplane has. Run with its default flags, as the
 // issue asks: --poll=10m (its own default; the stack's helper defaults to 10s for tests), no
@@ -10,7 +10,7 @@ import {
   PROVIDER_KUBERNETES_CONFIG_NAMES,
   PROVIDER_KUBERNETES_VERSION,
   startProviderKubernetes,
-} from '../../stack/provider-kubernetes';
+} from './provider-kubernetes';
 
 /** provider-kubernetes' own default for `--poll`: how often it observes a Ready Object again. */
 export const PROVIDER_KUBERNETES_DEFAULT_POLL = '10m';

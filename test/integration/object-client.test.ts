@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { objectApi } from '../../providers/kubernetes/object/schema';
 import { refFor, workflowIdFor } from '../../runtime/managed-kind';
-import { ensureProviderKubernetes } from '../../stack/provider-kubernetes';
+import { ensureProviderKubernetes } from '../../bench/peers/provider-kubernetes';
 import { stopKubeCluster } from '../../stack/kube';
 import { freePort } from '../../stack/ports';
 import { stopProcess } from '../../stack/processes';

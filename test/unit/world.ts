@@ -2,7 +2,7 @@
 // It implements the same activity functions as activities/reconcile.ts, so the workflow under
 // test is the real one; only the I/O behind it is simulated.
 import { ApplicationFailure } from '@temporalio/common';
-import type { ReconcileActivities } from '../../activities/reconcile';
+import type { ReconcileActivities } from '../../contract/reconcile-activities';
 import type { WriteBack } from '../../contract/write-back';
 import type { Condition } from '../../apis/conditions';
 import type { ManagementAction } from '../../apis/managed';

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderKubernetes, type ProviderKubernetesPeer } from '../../stack/provider-kubernetes';
-import { eventually, remoteCluster, remoteKubectl } from '../integration/harness';
-import { runKubectl } from '../integration/kubectl';
+import { startProviderKubernetes, type ProviderKubernetesPeer } from './provider-kubernetes';
+import { eventually, remoteCluster, remoteKubectl } from '../../test/integration/harness';
+import { runKubectl } from '../../test/integration/kubectl';
 
 const TARGET = 'remote-1';
 

@@ -1,5 +1,5 @@
 // The peer for Objects: Crossplane's provider-kubernetes v1.2.1, which the benchmark runs side by
-// side with Chronoplane's Object kind. Like provider-aws (stack/peers.ts) it is built from Go
+// side with Chronoplane's Object kind. Like provider-aws (provider-aws.ts) it is built from Go
 // modules into the cache and run against a kube-apiserver of its own: both serve the group
 // kubernetes.crossplane.io, so it cannot share ours. Its Objects land in a target cluster reached
 // through a kubeconfig Secret, normally one of the remote clusters (stack/remote-clusters.ts).
@@ -9,15 +9,15 @@
 import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { kubeconfigPathOf, startKubeCluster } from './kube';
-import { kubectl } from './kubectl';
-import { binDir, cacheDir } from './paths';
-import { assertPortFree, copyCrds, distinctFreePorts, providerEnvironment, writeServingCertDir, yamlFiles } from './peer-support';
-import { startProcess, type ManagedProcess } from './processes';
-import { progress } from './progress';
-import { waitUntilReady } from './readiness';
-import { commandExists, runCommand } from './run-command';
-import { isExecutable, readStamp } from './stamps';
+import { kubeconfigPathOf, startKubeCluster } from '../../stack/kube';
+import { kubectl } from '../../stack/kubectl';
+import { binDir, cacheDir } from '../../stack/paths';
+import { startProcess, type ManagedProcess } from '../../stack/processes';
+import { progress } from '../../stack/progress';
+import { waitUntilReady } from '../../stack/readiness';
+import { commandExists, runCommand } from '../../stack/run-command';
+import { isExecutable, readStamp } from '../../stack/stamps';
+import { assertPortFree, copyCrds, distinctFreePorts, providerEnvironment, writeServingCertDir, yamlFiles } from './support';
 
 export const PROVIDER_KUBERNETES_MODULE = 'github.com/crossplane-contrib/provider-kubernetes';
 export const PROVIDER_KUBERNETES_VERSION = 'v1.2.1';

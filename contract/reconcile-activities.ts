@@ -1,0 +1,44 @@
+// The reconcile workflow's activities as the workflow calls them: what each is given and what it
+// answers. The workflow proxies this interface (workflows/steps.ts, pass.ts); the activities
+// implement it (activities/reconcile.ts). Every answer is recorded in history: plain data, no
+// secrets, no object bodies.
+import type { ResourceRef } from '../runtime/managed-kind';
+import type { ExternalCreated, ExternalDeletion, NoExternal, OwnedExternal, PassObservation } from './observation';
+import type { WriteBack, WriteBackResult } from './write-back';
+
+/** What the workflow knows that lets a pass skip the provider (see OwnedExternal and NoExternal). */
+export interface PassKnowledge {
+  owned?: OwnedExternal;
+  noExternal?: NoExternal;
+}
+
+/** A write's summary for the UI, and the version it wrote, if it wrote one: the workflow's own echo. */
+export interface ObjectWritten {
+  summary: string;
+  resourceVersion?: string;
+}
+
+export interface ReconcileActivities {
+  /**
+   * Reads the object (from the worker's cache, no older than `atLeast`: the newest version the
+   * workflow heard of or wrote) and observes its external resource.
+   */
+  observe(ref: ResourceRef, atLeast: string | undefined, known: PassKnowledge): Promise<PassObservation>;
+  addFinalizer(ref: ResourceRef, uid: string): Promise<ObjectWritten>;
+  removeFinalizer(ref: ResourceRef, uid: string): Promise<string>;
+  /** Writes resolved references into the object and marks what it depends on as in use. */
+  resolveReferences(ref: ResourceRef, uid: string): Promise<ObjectWritten>;
+  /** Takes this object's in-use marks off what it depends on. */
+  releaseDependencies(ref: ResourceRef, uid: string): Promise<string>;
+  /**
+   * Creates the external resource and records its name; with `withFinalizer`, adds the finalizer
+   * first. `firstForObject`: the workflow never asked for a create of this object before, so the
+   * provider may skip its search for an earlier attempt's resource.
+   */
+  createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, withFinalizer: boolean): Promise<ExternalCreated>;
+  /** Brings the external resource in line with the spec; a one-line summary. */
+  updateExternal(ref: ResourceRef, uid: string): Promise<string>;
+  deleteExternal(ref: ResourceRef, uid: string): Promise<ExternalDeletion>;
+  /** Writes a pass's outcome back: late-initialized spec fields, status, and events. */
+  writeBack(ref: ResourceRef, uid: string, outcome: WriteBack): Promise<WriteBackResult>;
+}
