@@ -11,10 +11,11 @@ export const natGatewayKind: ManagedKind<NatGatewayParameters, NatGatewayObserva
   forProvider: NatGatewayParameters,
   atProvider: NatGatewayObservation,
   connector: lazyConnector(async () => (await import('./client')).natGatewayConnector),
-  // A gateway is pending for a few minutes after creation and deleting for a few more: both
-  // are re-observed at the pending interval. Settled, only tags can drift; the sweep looks
-  // for that every minute.
-  poll: { steadySeconds: 60, pendingSeconds: 5, safetyNetSeconds: SAFETY_NET_SECONDS },
+  // A gateway is pending for a minute or more after creation and deleting for a few more: both
+  // are re-observed at the pending interval, every 2 s, so what waits on it (a route) starts
+  // within moments of its turning available; a few dozen DescribeNatGateways per gateway, which
+  // are few. Settled, only tags can drift; the sweep looks for that every minute.
+  poll: { steadySeconds: 60, pendingSeconds: 2, safetyNetSeconds: SAFETY_NET_SECONDS },
   // The Address is held in use (not released) until the gateway is really deleted: observe
   // reports a deleting gateway as existing.
   references: [
