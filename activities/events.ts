@@ -1,7 +1,7 @@
 // Kubernetes Events about a managed resource, as `kubectl describe` shows them.
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
-import { apiVersionOf, type ResourceRef } from '../runtime/managed-kind';
+import { apiVersionOf, type ResourceRef } from '../core/managed-kind';
 import { kindFor } from '../providers/registry';
 import type { EventNote } from '../contract/write-back';
 

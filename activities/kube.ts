@@ -10,9 +10,9 @@ import {
   type CoreV1Event,
   type V1Secret,
 } from '@kubernetes/client-node';
-import type { ClusterKind, ConnectContext, ControlObjectKey } from '../runtime/external-client';
-import type { ManagedResource } from '../runtime/managed-resource';
-import type { ResourceRef } from '../runtime/managed-kind';
+import type { ClusterKind, ConnectContext, ControlObjectKey } from '../core/external-client';
+import type { ManagedResource } from '../core/managed-resource';
+import type { ResourceRef } from '../core/managed-kind';
 import { loadKubeConfig } from '../runtime/kube-config';
 import { PlainObjectApi } from '../runtime/plain-object-api';
 import { TargetWatches, type TargetKey, type TargetScope } from '../providers/kubernetes/target-watches';

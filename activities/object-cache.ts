@@ -11,8 +11,8 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { once } from 'node:events';
 import { watchKind, withoutManagedFields, type KindWatch, type WatchKindOptions } from '../runtime/informers';
-import type { KindApi, ResourceRef } from '../runtime/managed-kind';
-import type { ManagedResource } from '../runtime/managed-resource';
+import type { KindApi, ResourceRef } from '../core/managed-kind';
+import type { ManagedResource } from '../core/managed-resource';
 import { hasSeen } from '../runtime/resource-version';
 import type { KubeAccess } from './kube';
 

@@ -2,8 +2,8 @@
 // resolved values into it, marks the objects it depends on as in use, and tells a resource
 // being deleted which dependents still hold it. Decisions are pure (runtime/references/);
 // values read here stay here, so only descriptions reach workflow history.
-import type { ManagedKind, ResourceRef } from '../runtime/managed-kind';
-import type { ManagedResource } from '../runtime/managed-resource';
+import type { ManagedKind, ResourceRef } from '../core/managed-kind';
+import type { ManagedResource } from '../core/managed-resource';
 import { findCycle } from '../runtime/references/cycles';
 import {
   dependenciesOf,
@@ -14,7 +14,7 @@ import {
   type Dependency,
   type ObjectKey,
 } from '../runtime/references/dependencies';
-import { setValue } from '../runtime/references/fieldpath';
+import { setValue } from '../core/references/fieldpath';
 import { resolveReferences, type KubeObject, type Resolution } from '../runtime/references/resolution';
 import { usedByAnnotation, usedByMarks, usedByValue } from '../runtime/references/used-by';
 import { withinNamespace } from '../runtime/references/boundaries';
@@ -26,12 +26,12 @@ import {
   referredObjectsValue,
   type ReferredObject,
 } from '../runtime/references/referred';
-import { ClassifiedError } from '../runtime/errors';
+import { ClassifiedError } from '../core/errors';
 import { findKind } from '../providers/registry';
 import { unservedKind } from './served-kinds';
 import type { ReferenceObservation } from '../contract/observation';
 import { isStatus, type KubeAccess } from './kube';
-import { EXTERNAL_NAME } from '../apis/annotations';
+import { EXTERNAL_NAME } from '../core/annotations';
 
 /** How far the cycle check walks; a real dependency chain is a handful of objects deep. */
 const CYCLE_SEARCH_LIMIT = 64;

@@ -2,7 +2,7 @@
 // the server counts it (historySizeBytes), the payload bytes inside them, and the passes run.
 // Read twice, the difference per pass is what a settled resource costs Temporal's store.
 import type { Client } from '@temporalio/client';
-import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
+import { workflowIdFor, type ResourceRef } from '../core/managed-kind';
 import { stateQuery } from '../contract/reconcile-workflow';
 
 export interface HistoryCost {

@@ -4,7 +4,7 @@
 // that would count against the first objects measured but not against any limit. The peer is
 // warmed up the same way (bench/peers/provider-aws.ts waits for canary objects to reconcile).
 import { vpcApi } from '../providers/aws/ec2/vpc/schema';
-import { apiVersionOf } from '../runtime/managed-kind';
+import { apiVersionOf } from '../core/managed-kind';
 import type { BenchStack } from './chronoplane-stack';
 import { keyOfObject, watchObjects } from './watch-objects';
 

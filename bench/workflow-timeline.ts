@@ -5,7 +5,7 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { decodeHistory } from '../runtime/history-payloads';
-import { refFor, workflowIdFor, type KindApi } from '../runtime/managed-kind';
+import { refFor, workflowIdFor, type KindApi } from '../core/managed-kind';
 import { resourceEventSignal, type ResourceEvent } from '../contract/reconcile-workflow';
 
 /** What starts a pass: a wake-up (something this object depends on changed), a change of the object itself, or a timer (poll or backoff). */

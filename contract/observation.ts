@@ -1,11 +1,12 @@
 // What the activities hand the workflow each pass: the decision's inputs. Plain data only: it is
 // recorded in workflow history, so it never carries secrets, nor the objects' bodies (observed
 // states travel as digests, see activities/held-values.ts).
-import type { Condition } from '../apis/conditions';
-import type { DeletionPolicy, ManagementAction } from '../apis/managed';
-import type { Readiness } from '../runtime/external-client';
-import type { FailureClass } from '../runtime/errors';
-import type { PollIntervals } from '../runtime/managed-kind';
+import type { Condition } from '../core/conditions';
+import type { DeletionPolicy, ManagementAction } from '../core/managed';
+import { deletesExternal } from '../core/management-policies';
+import type { Readiness } from '../core/external-client';
+import type { FailureClass } from '../core/errors';
+import type { PollIntervals } from '../core/managed-kind';
 
 export interface ObjectSnapshot {
   uid: string;
@@ -139,3 +140,22 @@ export type PassObservation =
       /** While deleting: dependents that must be gone before the external resource is deleted. */
       blockers?: string[];
     };
+
+/**
+ * Why deleting the object needs nothing of the provider, or undefined when it does: it orphans
+ * its external resource, or the workflow knows it has none (`noExternal`). The observe activity
+ * then releases it without connecting, so a broken ProviderConfig or kubeconfig cannot hold it.
+ * An object that names an external resource it did not create (adoption by external name) is
+ * not known to have none: its deletion needs the provider.
+ */
+export function releasableWithoutProvider(
+  object: Pick<ObjectSnapshot, 'uid' | 'deleting' | 'externalName' | 'deletionPolicy' | 'managementPolicies'>,
+  noExternal: NoExternal | undefined,
+): string | undefined {
+  if (!object.deleting) return undefined;
+  if (!deletesExternal(object)) return 'it orphans its external resource';
+  if (noExternal?.uid !== object.uid || noExternal.externalName !== object.externalName) return undefined;
+  return object.externalName === undefined
+    ? 'no external resource was ever created for it'
+    : `its external resource ${object.externalName} is gone`;
+}

@@ -1,10 +1,10 @@
-// Installs deploy/admission/ (apis/admission.ts) and waits until the API server enforces it. A
+// Installs deploy/admission/ (generate/admission.ts) and waits until the API server enforces it. A
 // ValidatingAdmissionPolicy is not enforced the moment it is created: the API server loads it
 // and its binding a little later. Until then a tenant could slip a cross-namespace reference
 // past it, so a stack is not ready before a probe is refused.
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { CROSS_NAMESPACE_REFUSAL } from '../apis/admission';
+import { CROSS_NAMESPACE_REFUSAL } from '../generate/admission';
 import { kubectl } from './kubectl';
 import { repoRoot } from './paths';
 import { CommandFailedError } from './run-command';

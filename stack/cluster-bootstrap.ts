@@ -8,7 +8,7 @@ import { repoRoot } from './paths';
 import { applyAdmissionPolicies } from './admission-policies';
 
 export const CRDS_DIR = join(repoRoot, 'deploy', 'crds');
-/** The tenants' aggregated ClusterRoles (apis/rbac.ts), installed with the CRDs they grant. */
+/** The tenants' aggregated ClusterRoles (generate/rbac.ts), installed with the CRDs they grant. */
 export const RBAC_DIR = join(repoRoot, 'deploy', 'rbac');
 export const SYSTEM_NAMESPACE = 'chronoplane-system';
 export const AWS_CREDENTIALS_SECRET = { namespace: SYSTEM_NAMESPACE, name: 'aws-credentials', key: 'credentials' } as const;
@@ -28,7 +28,7 @@ export async function applyCrds(kubeconfigPath: string): Promise<void> {
   // Server-side: generated CRDs can outgrow the last-applied annotation of client-side apply.
   await kubectl(kubeconfigPath, ['apply', '--server-side', '--force-conflicts', '-f', CRDS_DIR]);
   await kubectl(kubeconfigPath, ['wait', '--for=condition=Established', '--timeout=60s', '-f', CRDS_DIR]);
-  // Right after the CRDs, and enforced before anything else: the tenancy rules (apis/admission.ts).
+  // Right after the CRDs, and enforced before anything else: the tenancy rules (generate/admission.ts).
   await applyAdmissionPolicies(kubeconfigPath);
   await kubectl(kubeconfigPath, ['apply', '--server-side', '--force-conflicts', '-f', RBAC_DIR]);
 }

@@ -5,10 +5,10 @@
 // object itself.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '../apis/annotations';
-import type { GenericReference } from '../apis/references';
-import type { KindApi } from '../runtime/managed-kind';
-import type { ReferenceDeclaration } from '../runtime/references/declaration';
+import { EXTERNAL_NAME } from '../core/annotations';
+import type { GenericReference } from '../core/references/fields';
+import type { KindApi } from '../core/managed-kind';
+import type { ReferenceDeclaration } from '../core/references/declaration';
 import type { ResourceEvent } from '../contract/reconcile-workflow';
 import { ReferenceIndex } from './reference-index';
 import { testKindApi } from '../test/unit/kind-api';

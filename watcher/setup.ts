@@ -13,7 +13,7 @@ import { loadConfig } from '../runtime/config';
 import { WatcherMetrics } from './metrics';
 import { Watcher } from './watcher';
 import { LeaderElector, defaultIdentity } from './leader-election';
-import type { OwnWrites } from '../activities/own-writes';
+import type { OwnWrites } from '../runtime/own-writes';
 
 export interface WatcherSetup {
   watcher: Watcher;
@@ -21,7 +21,7 @@ export interface WatcherSetup {
   stop(): Promise<void>;
 }
 
-/** `ownWrites`: the worker's activities' writes, when embedded there (see activities/own-writes.ts). */
+/** `ownWrites`: the worker's activities' writes, when embedded there (see runtime/own-writes.ts). */
 export function setUpWatcher(kubeConfig: KubeConfig, client: Client, logger: Logger, ownWrites?: OwnWrites): WatcherSetup {
   const config = loadConfig('watcher');
   const metrics = new WatcherMetrics();

@@ -4,7 +4,7 @@
 // are retried with backoff; an event is never dropped because Temporal was briefly away.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput, type ResourceEvent } from '../contract/reconcile-workflow';
-import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
+import { workflowIdFor, type ResourceRef } from '../core/managed-kind';
 import { isPermanentSignalError } from './signal-errors';
 import { ResourceKindKey, ResourceNameKey, ResourceNamespaceKey } from '../contract/search-attributes';
 

@@ -5,8 +5,8 @@ import type { Client } from '@temporalio/client';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '../apis/annotations';
-import { OwnWrites } from '../activities/own-writes';
+import { EXTERNAL_NAME } from '../core/annotations';
+import { OwnWrites } from '../runtime/own-writes';
 import { Watcher } from './watcher';
 import { testKindApi } from '../test/unit/kind-api';
 

@@ -5,11 +5,10 @@ import {
   deletionBlockedBy,
   noExternalAfter,
   ownedExternalAfter,
-  releasableWithoutProvider,
   secondsUntilNextPass,
   BACKOFF_MAX_SECONDS,
 } from './decide';
-import type { ExternalSnapshot, ObjectSnapshot, ReferenceObservation } from '../contract/observation';
+import { releasableWithoutProvider, type ExternalSnapshot, type ObjectSnapshot, type ReferenceObservation } from '../contract/observation';
 
 const object = (over: Partial<ObjectSnapshot> = {}): ObjectSnapshot => ({
   uid: 'u1',

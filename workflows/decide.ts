@@ -15,10 +15,11 @@ import {
   referencesUnresolved,
   ReadyReason,
   unavailable,
+  WAITING_FOR_DEPENDENTS,
   type ConditionUpdate,
-} from '../apis/conditions';
-import type { ManagementAction } from '../apis/managed';
-import type { PollIntervals } from '../runtime/managed-kind';
+} from '../core/conditions';
+import { allows, deletesExternal } from '../core/management-policies';
+import type { PollIntervals } from '../core/managed-kind';
 import type { ExternalSnapshot, NoExternal, ObjectSnapshot, OwnedExternal, ReferenceObservation } from '../contract/observation';
 
 export type Step =
@@ -50,10 +51,6 @@ export interface Plan {
   complete: boolean;
   /** Why this pass fails even if every step succeeds (the provider, or references in error). */
   error?: string;
-}
-
-export function allows(policies: readonly ManagementAction[], action: ManagementAction): boolean {
-  return policies.includes('*') || policies.includes(action);
 }
 
 /** What else the observe activity found, besides the object and the external resource. */
@@ -177,35 +174,8 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
 }
 
 /** The Ready message of an object whose delete waits for a provider that fails. */
-/** How Ready's message starts while a deletion waits for dependents (the watcher looks for it). */
-export const WAITING_FOR_DEPENDENTS = 'waiting for dependents to be deleted first: ';
-
 export function deletionBlockedBy(error: string): string {
   return `cannot delete the external resource, retrying with backoff (deletionPolicy: Orphan would release the object and keep it): ${error}`;
-}
-
-/** Whether deleting the object deletes its external resource: deletionPolicy Delete, and the policies allow it. */
-export function deletesExternal(object: Pick<ObjectSnapshot, 'deletionPolicy' | 'managementPolicies'>): boolean {
-  return object.deletionPolicy === 'Delete' && allows(object.managementPolicies, 'Delete');
-}
-
-/**
- * Why deleting the object needs nothing of the provider, or undefined when it does: it orphans
- * its external resource, or the workflow knows it has none (`noExternal`). The observe activity
- * then releases it without connecting, so a broken ProviderConfig or kubeconfig cannot hold it.
- * An object that names an external resource it did not create (adoption by external name) is
- * not known to have none: its deletion needs the provider.
- */
-export function releasableWithoutProvider(
-  object: Pick<ObjectSnapshot, 'uid' | 'deleting' | 'externalName' | 'deletionPolicy' | 'managementPolicies'>,
-  noExternal: NoExternal | undefined,
-): string | undefined {
-  if (!object.deleting) return undefined;
-  if (!deletesExternal(object)) return 'it orphans its external resource';
-  if (noExternal?.uid !== object.uid || noExternal.externalName !== object.externalName) return undefined;
-  return object.externalName === undefined
-    ? 'no external resource was ever created for it'
-    : `its external resource ${object.externalName} is gone`;
 }
 
 /**

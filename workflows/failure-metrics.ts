@@ -3,12 +3,12 @@
 // the workflow's metric meter, which the SDK keeps quiet during replay, so a replayed pass is
 // not counted twice.
 import * as wf from '@temporalio/workflow';
-import type { ResourceRef } from '../runtime/managed-kind';
+import type { ResourceRef } from '../core/managed-kind';
 import type { PassObservation } from '../contract/observation';
 
 export const RECONCILE_FAILURES = 'chronoplane_reconcile_failures';
 
-/** A failure no activity classified: a bug, or an error outside the classes of runtime/errors.ts. */
+/** A failure no activity classified: a bug, or an error outside the classes of core/errors.ts. */
 const UNCLASSIFIED = 'Unclassified';
 
 export function countFailedPass(ref: ResourceRef, failureClass: string | undefined): void {

@@ -2,8 +2,8 @@
 // (steps.ts), write the outcome back (status.ts), and say when to look again. The common pass is
 // one local activity that reads and observes and, only when something changed, one that writes.
 import * as wf from '@temporalio/workflow';
-import { conditionStatus, withSyncedNote, type Condition, type ConditionUpdate } from '../apis/conditions';
-import type { ResourceRef } from '../runtime/managed-kind';
+import { conditionStatus, withSyncedNote, type Condition, type ConditionUpdate } from '../core/conditions';
+import type { ResourceRef } from '../core/managed-kind';
 import { hasSeen, latestResourceVersion } from '../runtime/resource-version';
 import type { CarriedState, ObjectKnowledge, PassSummary } from '../contract/reconcile-workflow';
 import type { ObjectSnapshot, PassObservation } from '../contract/observation';

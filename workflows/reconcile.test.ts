@@ -12,8 +12,9 @@ import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env
 import { World, newObject } from '../test/unit/world';
 import type { PassObservation, ReferenceObservation } from '../contract/observation';
 import type { ReconcileActivities } from '../contract/reconcile-activities';
-import { deletionBlockedBy, releasableWithoutProvider } from './decide';
-import { withSyncedNote } from '../apis/conditions';
+import { deletionBlockedBy } from './decide';
+import { releasableWithoutProvider } from '../contract/observation';
+import { withSyncedNote } from '../core/conditions';
 import {
   RECONCILE_WORKFLOW,
   reconcileNowUpdate,
@@ -22,7 +23,7 @@ import {
   type ReconcileInput,
 } from '../contract/reconcile-workflow';
 import { ReadyKey, SyncedKey } from '../contract/search-attributes';
-import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
+import { workflowIdFor, type ResourceRef } from '../core/managed-kind';
 
 const { EventType } = temporal.api.enums.v1;
 let env: TestWorkflowEnvironment;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { available, mergeConditions, reconcileSuccess } from '../apis/conditions';
-import { withSyncedNote } from '../apis/conditions';
-import { planWriteBack, sameJson } from './status';
+import { available, mergeConditions, reconcileSuccess } from '../core/conditions';
+import { withSyncedNote } from '../core/conditions';
+import { planWriteBack } from './status';
+import { sameJson } from '../core/same-json';
 import type { ObjectSnapshot } from '../contract/observation';
 
 const settled = (atProvider: unknown): ObjectSnapshot => ({

@@ -1,9 +1,9 @@
 // Decides what a pass writes back to the object. Pure, so the workflow can call it, and so the
 // steady state (nothing to write) is easy to test: that is what keeps a quiet pass cheap.
-import equal from 'fast-deep-equal';
-import { mergeConditions, sameConditions, withSyncedNote, type ConditionUpdate } from '../apis/conditions';
+import { mergeConditions, sameConditions, withSyncedNote, type ConditionUpdate } from '../core/conditions';
 import type { EventNote, MirrorLeftOut, WriteBack } from '../contract/write-back';
 import type { ObjectSnapshot } from '../contract/observation';
+import { sameJson } from '../core/same-json';
 
 export function planWriteBack(
   object: ObjectSnapshot,
@@ -57,13 +57,3 @@ export function reconcileRequestToRecord(
   if (requested === undefined || object.paused || requested === object.lastHandledReconcileAt) return undefined;
   return requested;
 }
-
-/**
- * Equal as JSON documents. The API server returns objects with their keys sorted and without
- * undefined fields, so neither key order nor undefined may count as a difference.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return equal(normalize(a), normalize(b));
-}
-
-const normalize = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));

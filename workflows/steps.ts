@@ -3,7 +3,7 @@
 // and the observation a create or delete already answered for the pass after it.
 import * as wf from '@temporalio/workflow';
 import type { ReconcileActivities } from '../contract/reconcile-activities';
-import type { ResourceRef } from '../runtime/managed-kind';
+import type { ResourceRef } from '../core/managed-kind';
 import type { CarriedState } from '../contract/reconcile-workflow';
 import type { EventNote } from '../contract/write-back';
 import type { Step } from './decide';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
 import { World } from '../test/unit/world';
 import type { SweepActivities } from '../contract/sweep-workflow';
-import { workflowIdFor, type ResourceRef } from '../runtime/managed-kind';
+import { workflowIdFor, type ResourceRef } from '../core/managed-kind';
 import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput } from '../contract/reconcile-workflow';
 import {
   SWEEP_WORKFLOW,

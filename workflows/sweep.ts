@@ -6,7 +6,7 @@
 // next to nothing between sweeps. Durable, and visible in the UI as `sweep/<Kind>.<group>`.
 import * as wf from '@temporalio/workflow';
 import type { SweepActivities } from '../contract/sweep-workflow';
-import { workflowIdFor } from '../runtime/managed-kind';
+import { workflowIdFor } from '../core/managed-kind';
 import { resourceEventSignal } from '../contract/reconcile-workflow';
 import { sweepStateQuery, type SweepInput, type SweepScope, type SweepState, type WakeTarget } from '../contract/sweep-workflow';
 

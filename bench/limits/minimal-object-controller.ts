@@ -16,11 +16,11 @@ import {
   type KubeConfig,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import { FINALIZER } from '../../apis/annotations';
-import { available, mergeConditions, reconcileSuccess } from '../../apis/conditions';
+import { FINALIZER } from '../../core/annotations';
+import { available, mergeConditions, reconcileSuccess } from '../../core/conditions';
 import { objectApi } from '../../providers/kubernetes/object/schema';
 import { KeepAliveKubeConfig } from '../../runtime/kube-config';
-import { apiVersionOf } from '../../runtime/managed-kind';
+import { apiVersionOf } from '../../core/managed-kind';
 import { PlainObjectApi } from '../../runtime/plain-object-api';
 import { mapWithConcurrency } from '../parallel';
 

@@ -37,7 +37,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiException, AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { kubernetesApplicationApi, MAX_TEMPLATES } from '../../providers/kubernetes/workload/application/schema';
 import { kubernetesApplicationResourceApi } from '../../providers/kubernetes/workload/resource/schema';
-import { refFor, type ResourceRef } from '../../runtime/managed-kind';
+import { refFor, type ResourceRef } from '../../core/managed-kind';
 import { applyKubernetesClusters } from '../../stack/remote-clusters';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { historyCost } from '../history-cost';

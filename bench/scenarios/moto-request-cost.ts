@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import { desiredTags, mapToTags, UID_TAG } from '../../providers/aws/tags';
-import type { ManagedResource } from '../../runtime/managed-resource';
+import type { ManagedResource } from '../../core/managed-resource';
 import { MOTO_PLAIN_LOOKUPS_ENV, startMoto } from '../../stack/moto';
 import { freePort } from '../../stack/ports';
 import { benchEc2Client } from '../bench-ec2';

@@ -12,9 +12,9 @@
 // by a hash. One place for every kind that talks to a target cluster.
 import { createHash } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { ConnectContext } from '../../runtime/external-client';
-import type { ManagedResource } from '../../runtime/managed-resource';
-import { ClassifiedError } from '../../runtime/errors';
+import type { ConnectContext } from '../../core/external-client';
+import type { ManagedResource } from '../../core/managed-resource';
+import { ClassifiedError } from '../../core/errors';
 import { KeepAliveKubeConfig, impersonating, loadKubeConfig } from '../../runtime/kube-config';
 import { assertKubeconfigIsInline } from './kubeconfig-safety';
 import {

@@ -5,7 +5,7 @@
 // ConfigMaps in one cluster cost one watch, not thousands of GETs per poll interval.
 import { KubeConfig, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { watchKind, type KindWatch } from '../../runtime/informers';
-import type { KindApi } from '../../runtime/managed-kind';
+import type { KindApi } from '../../core/managed-kind';
 import { hasSeen } from '../../runtime/resource-version';
 import { PlainObjectApi } from '../../runtime/plain-object-api';
 

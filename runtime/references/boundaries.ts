@@ -1,5 +1,5 @@
 // Namespaces are tenant boundaries: a namespaced object's references resolve only inside its own
-// namespace. Admission refuses anything else (apis/admission.ts); this is the same rule again at
+// namespace. Admission refuses anything else (generate/admission.ts); this is the same rule again at
 // resolution, for objects admitted before the policy existed or a CRD applied by hand. A
 // dependency that crosses is an error and is never read. Cluster-scoped objects (the legacy
 // kubernetes.crossplane.io Object), which only cluster admins create, may name any namespace.

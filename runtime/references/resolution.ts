@@ -3,10 +3,10 @@
 // forProvider is exactly what goes to the provider; a target that is missing or not Ready
 // leaves the reference unresolved; errors outrank waiting, waiting outranks resolved. Pure:
 // values stay in the activity and never reach workflow history.
-import { EXTERNAL_NAME } from '../../apis/annotations';
-import type { ReferencePolicy } from '../../apis/references';
-import { FieldPathError, getValue, hasPrefix, parseFieldPath, setValue, type Segment } from './fieldpath';
-import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from './declaration';
+import { EXTERNAL_NAME } from '../../core/annotations';
+import type { ReferencePolicy } from '../../core/references/fields';
+import { FieldPathError, getValue, hasPrefix, parseFieldPath, setValue, type Segment } from '../../core/references/fieldpath';
+import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from '../../core/references/declaration';
 import { describeKey, keyOf, type Dependency, type ObjectKey } from './dependencies';
 
 /** An object as read from the API server. */
@@ -54,7 +54,7 @@ export interface Resolution {
 
 /**
  * Where generic references may write: the spec, never metadata or status (admission refuses a
- * fromObject toFieldPath outside spec too, apis/references.ts). Compared as parsed paths, so
+ * fromObject toFieldPath outside spec too, core/references/fields.ts). Compared as parsed paths, so
  * every spelling of a path (`["spec"].x`) is judged alike.
  */
 const WRITABLE_ROOT = parseFieldPath('spec');

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlPlane, remoteKubectl } from '../integration/harness';
 import { leftovers } from '../integration/network';
 import { REMOTE_CLUSTER_NAMES } from '../../stack/test-stack';
-import { workflowIdFor } from '../../runtime/managed-kind';
+import { workflowIdFor } from '../../core/managed-kind';
 import { stateQuery } from '../../contract/reconcile-workflow';
 import { isRefused, TARGET_NAMESPACE, type BadInputCase, type ExplainedInCondition } from './case';
 import { awsCases } from './aws.cases';

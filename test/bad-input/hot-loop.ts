@@ -9,7 +9,7 @@
 // A pass on the pending poll (5 s) for ever, or a failure that never backs off, exceeds it.
 import type { Client } from '@temporalio/client';
 import { managedKinds } from '../../providers/registry';
-import { workflowIdFor } from '../../runtime/managed-kind';
+import { workflowIdFor } from '../../core/managed-kind';
 import { stateQuery } from '../../contract/reconcile-workflow';
 import { backoffSeconds } from '../../workflows/decide';
 import type { ObjectId } from './cluster';

@@ -8,8 +8,8 @@ import { ControlPlane, condition, eventually, textOf, vpcManifest } from './harn
 import { KubeAccess } from '../../activities/kube';
 import { CONNECTION_SECRET_TYPE, ConnectionPublisher } from '../../activities/connection-secret';
 import { ENCRYPTED_ENCODING } from '../../runtime/payload-codec';
-import { refFor, workflowIdFor, type KindApi } from '../../runtime/managed-kind';
-import type { ManagedResource } from '../../runtime/managed-resource';
+import { refFor, workflowIdFor, type KindApi } from '../../core/managed-kind';
+import type { ManagedResource } from '../../core/managed-resource';
 import { findKind } from '../../providers/registry';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 

@@ -13,7 +13,7 @@ import { runKubectl } from './kubectl';
 import { parsePayloadKeys } from '../../runtime/payload-keys';
 import { EncryptionCodec } from '../../runtime/payload-codec';
 import { decodeHistory } from '../../runtime/history-payloads';
-import { workflowIdFor } from '../../runtime/managed-kind';
+import { workflowIdFor } from '../../core/managed-kind';
 import { stateQuery } from '../../contract/reconcile-workflow';
 import type { TestRemoteCluster } from '../../stack/test-stack';
 

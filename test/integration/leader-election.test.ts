@@ -11,7 +11,7 @@ import { runKubectl } from './kubectl';
 import { TcpRelay } from './tcp-relay';
 import { DEFAULT_LEASE_TIMINGS, LeaderElector, type LeaseTimings } from '../../watcher/leader-election';
 import { leaseName } from '../../watcher/setup';
-import { refFor, workflowIdFor } from '../../runtime/managed-kind';
+import { refFor, workflowIdFor } from '../../core/managed-kind';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 
 const kubeConfig = new KubeConfig();

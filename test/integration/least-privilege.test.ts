@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { FALLBACK_ONLY_GRANTS } from '../../apis/controller-rbac';
+import { FALLBACK_ONLY_GRANTS } from '../../generate/controller-rbac';
 import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '../../providers/kubernetes/cluster-connection';
 import { CONTROLLER_NAMESPACE, installControllerIdentity, type ControllerIdentity } from '../../stack/controller-identity';
 import { REMOTE_CLUSTER_SECRET_KEY } from '../../stack/remote-clusters';

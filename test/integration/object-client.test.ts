@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { objectApi } from '../../providers/kubernetes/object/schema';
-import { refFor, workflowIdFor } from '../../runtime/managed-kind';
+import { refFor, workflowIdFor } from '../../core/managed-kind';
 import { ensureProviderKubernetes } from '../../bench/peers/provider-kubernetes';
 import { stopKubeCluster } from '../../stack/kube';
 import { freePort } from '../../stack/ports';

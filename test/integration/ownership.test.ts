@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteVpcCommand, DescribeKeyPairsCommand, type Vpc } from '@aws-sdk/client-ec2';
 import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount } from '../../bench/ec2-call-counter';
-import { refFor, workflowIdFor } from '../../runtime/managed-kind';
+import { refFor, workflowIdFor } from '../../core/managed-kind';
 import { keyPairApi } from '../../providers/aws/ec2/keypair/schema';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import { stateQuery } from '../../contract/reconcile-workflow';

@@ -13,7 +13,7 @@ import { freePort } from '../../stack/ports';
 import { startPostgres, type PostgresServer } from '../../stack/postgres';
 import { startTemporalServer, type TemporalServer } from '../../stack/temporal-server';
 import { temporalSettingsFromEnv } from '../../runtime/temporal-connection';
-import { refFor, workflowIdFor } from '../../runtime/managed-kind';
+import { refFor, workflowIdFor } from '../../core/managed-kind';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import {
   ResourceKindKey,

@@ -12,7 +12,7 @@ import { ControlPlane, eventually, stopChild, vpcManifest } from './harness';
 import { freePort } from '../../stack/ports';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import { UID_TAG } from '../../providers/aws/tags';
-import { EXTERNAL_NAME } from '../../apis/annotations';
+import { EXTERNAL_NAME } from '../../core/annotations';
 import { keyOfObject, watchObjects, type WatchedObjects } from '../../bench/watch-objects';
 import { readWorkerLatencies } from '../../bench/worker-latencies';
 import { EC2_API_CALLS } from '../../providers/aws/call-metrics';

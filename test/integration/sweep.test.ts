@@ -18,7 +18,7 @@ import { readEc2CallCounts } from '../../bench/ec2-call-counter';
 import { managedKinds } from '../../providers/registry';
 import { SAFETY_NET_SECONDS } from '../../providers/aws/ec2/bulk-observation';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { refFor, workflowIdFor } from '../../runtime/managed-kind';
+import { refFor, workflowIdFor } from '../../core/managed-kind';
 import { stateQuery } from '../../contract/reconcile-workflow';
 import { sweepStateQuery, sweepWorkflowIdFor } from '../../contract/sweep-workflow';
 import { ControlPlane, eventually } from './harness';

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { DescribeKeyPairsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
-import { allCrds } from '../../apis/all-crds';
+import { allCrds } from '../../providers/all-crds';
 import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '../../providers/kubernetes/cluster-connection';
 import { condition, eventually, vpcManifest } from './harness';
 import { runKubectl } from './kubectl';

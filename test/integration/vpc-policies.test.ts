@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateVpcCommand, DescribeVpcAttributeCommand } from '@aws-sdk/client-ec2';
 import { ControlPlane, condition, eventually, vpcManifest } from './harness';
-import { workflowIdFor, refFor } from '../../runtime/managed-kind';
+import { workflowIdFor, refFor } from '../../core/managed-kind';
 import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
 import { stateQuery } from '../../contract/reconcile-workflow';
 

@@ -4,11 +4,11 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ReconcileActivities } from '../../contract/reconcile-activities';
 import type { WriteBack } from '../../contract/write-back';
-import type { Condition } from '../../apis/conditions';
-import type { ManagementAction } from '../../apis/managed';
+import type { Condition } from '../../core/conditions';
+import type { ManagementAction } from '../../core/managed';
 import type { PassObservation, ProviderError, ReferenceObservation } from '../../contract/observation';
-import { OBJECT_GONE } from '../../runtime/errors';
-import type { PollIntervals } from '../../runtime/managed-kind';
+import { OBJECT_GONE } from '../../core/errors';
+import type { PollIntervals } from '../../core/managed-kind';
 
 export interface WorldObject {
   uid: string;

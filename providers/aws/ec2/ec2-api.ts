@@ -11,8 +11,8 @@ import {
   type Filter,
   type RouteTable,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../apis/annotations';
-import { ClassifiedError } from '../../../runtime/errors';
+import { EXTERNAL_NAME } from '../../../core/annotations';
+import { ClassifiedError } from '../../../core/errors';
 import type {
   ConnectContext,
   Connector,
@@ -20,9 +20,9 @@ import type {
   ExternalObservation,
   Readiness,
   SweptObservation,
-} from '../../../runtime/external-client';
-import type { ManagedResource } from '../../../runtime/managed-resource';
-import { describeAlternatives } from '../../../runtime/references/declaration';
+} from '../../../core/external-client';
+import type { ManagedResource } from '../../../core/managed-resource';
+import { describeAlternatives } from '../../../core/references/declaration';
 import { ec2ClientFor } from '../ec2-client';
 import { classifyAwsError, describeAwsError, errorCode } from '../errors';
 import { UID_TAG, claimOf, mapToTags, tagChanges, tagsToMap, type Tag } from '../tags';

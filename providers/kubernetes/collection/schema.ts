@@ -6,9 +6,9 @@
 // selector matches, it keeps one observe-only Object.
 import { Type, type Static } from '@sinclair/typebox';
 import { LabelSelectorSchema } from '../../../apis/label-selector';
-import { ProviderConfigReference, TypedProviderConfigReference } from '../../../apis/managed';
-import { Doc, DocString } from '../../../apis/schema';
-import type { KindApi } from '../../../runtime/managed-kind';
+import { ProviderConfigReference, TypedProviderConfigReference } from '../../../core/managed';
+import { Doc, DocString } from '../../../core/schema';
+import type { KindApi } from '../../../core/managed-kind';
 import type { LabelSelector } from '../../../runtime/label-selector';
 
 const collectionApi = (group: string, scope: 'Cluster' | 'Namespaced'): KindApi => ({

@@ -6,10 +6,10 @@
 // It is their union, so no conversion webhook is needed; CEL keeps each object to one of the
 // two policy forms. Neither policy field has a default: one would collide with the other form.
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { DeletionPolicy, managedStatus, ManagementPolicies, ManagementPolicy, ProviderConfigReference } from '../../../apis/managed';
-import { GenericReference, GenericReferences } from '../../../apis/references';
-import { Doc, DocString, withRules, type CelRule } from '../../../apis/schema';
-import type { KindApi } from '../../../runtime/managed-kind';
+import { DeletionPolicy, managedStatus, ManagementPolicies, ManagementPolicy, ProviderConfigReference } from '../../../core/managed';
+import { GenericReference, GenericReferences } from '../../../core/references/fields';
+import { Doc, DocString, withRules, type CelRule } from '../../../core/schema';
+import type { KindApi } from '../../../core/managed-kind';
 
 /** v1alpha2 is stored, as upstream's; v1alpha1 is served with the same schema. */
 export const objectApi: KindApi = {
@@ -50,7 +50,7 @@ export const OBJECT_PATCH_ROOT = 'spec.forProvider.manifest';
  * Adding one where none was is allowed here: that is how a reference (seed 002's fromObject
  * into metadata.name) or a composition fills it in before the target is made. A name added
  * after the target was made, other than the one it was made with, is refused by an admission
- * policy (apis/admission.ts objectTargetNamePolicy), which can read the external-name
+ * policy (generate/admission.ts objectTargetNamePolicy), which can read the external-name
  * annotation that tells the two apart.
  */
 const fixedInTarget = (field: string, rule: string): CelRule => ({
@@ -117,7 +117,7 @@ export interface KubernetesManifest {
   [field: string]: unknown;
 }
 
-// The engine's generic reference (apis/references.ts), not a second one: only the defaults
+// The engine's generic reference (core/references/fields.ts), not a second one: only the defaults
 // upstream gives an Object differ. patchesFrom and dependsOn name another Object unless they say
 // otherwise, and a target without a namespace is cluster-scoped (an Object has no namespace).
 const { fromObject, patchesFrom, dependsOn, toFieldPath } = GenericReference.properties;

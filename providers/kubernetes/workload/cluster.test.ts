@@ -2,7 +2,7 @@
 // compute.crossplane.io/v1alpha1, whose spec names the connection Secret holding a kubeconfig.
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { allCrds } from '../../../apis/all-crds';
+import { allCrds } from '../../all-crds';
 import { KubernetesClusterSpec, kubernetesClusterCrd, kubernetesClusterKey, kubernetesClusterScope } from './cluster';
 
 type Schema = { properties: Record<string, Schema>; required?: string[]; description?: string };

@@ -5,9 +5,9 @@
 // (providers/kubernetes/cluster-connection.ts, shared with provider-kubernetes' ProviderConfig).
 import type { Static } from '@sinclair/typebox';
 import { crd } from '../../../apis/crd';
-import { Doc, DocString } from '../../../apis/schema';
-import type { ControlObjectKey } from '../../../runtime/external-client';
-import type { KindApi } from '../../../runtime/managed-kind';
+import { Doc, DocString } from '../../../core/schema';
+import type { ControlObjectKey } from '../../../core/external-client';
+import type { KindApi } from '../../../core/managed-kind';
 
 export const kubernetesClusterApi: KindApi = {
   group: 'compute.crossplane.io',

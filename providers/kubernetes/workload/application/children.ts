@@ -3,7 +3,7 @@
 // only through its controller reference (seed 003: an application never adopts a resource, nor
 // touches one another controls). Pure.
 import equal from 'fast-deep-equal';
-import { apiVersionOf } from '../../../../runtime/managed-kind';
+import { apiVersionOf } from '../../../../core/managed-kind';
 import { groupOf } from '../../../../runtime/references/dependencies';
 import { KubernetesApplicationResourceSpec, kubernetesApplicationResourceApi } from '../resource/schema';
 import type { ResourceTemplate } from './schema';

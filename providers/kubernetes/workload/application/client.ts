@@ -6,8 +6,8 @@
 // at once. Writes, and the reads they are planned from, go to the API server: a write acts on
 // what is there, never on a watch that may lag behind this application's own last writes.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { EXTERNAL_NAME } from '../../../../apis/annotations';
-import { ClassifiedError } from '../../../../runtime/errors';
+import { EXTERNAL_NAME } from '../../../../core/annotations';
+import { ClassifiedError } from '../../../../core/errors';
 import type {
   ConnectContext,
   ControlObjectKey,
@@ -16,10 +16,10 @@ import type {
   ExternalCreation,
   ExternalDeletion,
   ExternalObservation,
-} from '../../../../runtime/external-client';
+} from '../../../../core/external-client';
 import { loadKubeConfig } from '../../../../runtime/kube-config';
-import { apiVersionOf } from '../../../../runtime/managed-kind';
-import type { ManagedResource } from '../../../../runtime/managed-resource';
+import { apiVersionOf } from '../../../../core/managed-kind';
+import type { ManagedResource } from '../../../../core/managed-resource';
 import { PlainObjectApi } from '../../../../runtime/plain-object-api';
 import { TargetCalls } from '../../remote/calls';
 import { KUBERNETES_CLUSTER_API_VERSION, kubernetesClusterApi, kubernetesClusterScope } from '../cluster';

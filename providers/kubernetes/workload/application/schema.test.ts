@@ -8,7 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { managedResourceCrd } from '../../../../apis/crd';
-import type { CelRule } from '../../../../apis/schema';
+import type { CelRule } from '../../../../core/schema';
 import { KubernetesApplicationResourceSpec } from '../resource/schema';
 import { kubernetesApplicationKind } from '.';
 import { KubernetesApplicationSpec, MAX_TEMPLATES } from './schema';

@@ -7,7 +7,7 @@
 // Pure.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { groupOf } from '../../../../runtime/references/dependencies';
-import type { Readiness } from '../../../../runtime/external-client';
+import type { Readiness } from '../../../../core/external-client';
 
 interface Condition {
   type?: unknown;

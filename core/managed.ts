@@ -3,7 +3,7 @@
 // `managedStatus` wrap them so all kinds look alike to users and to the generic reconciler.
 import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import { Doc, DocString, withRules } from './schema';
-import { GenericReferences } from './references';
+import { GenericReferences } from './references/fields';
 
 export const ManagementAction = Type.Union(
   [

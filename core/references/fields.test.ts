@@ -2,9 +2,9 @@
 // once, and the CRD refuses an object that gives neither the field nor its Ref nor its Selector.
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { celHasValueOrReference, withReferenceFields } from './references';
-import { Doc, immutable, withRules, type CelRule } from './schema';
-import type { KindApi } from '../runtime/managed-kind';
+import { celHasValueOrReference, withReferenceFields } from './fields';
+import { Doc, immutable, withRules, type CelRule } from '../schema';
+import type { KindApi } from '../managed-kind';
 
 const vpc: KindApi = {
   group: 'ec2.aws.chronoplane.io',

@@ -105,3 +105,6 @@ export function withSyncedNote<C extends ConditionUpdate>(conditions: C[], note:
     c.type !== 'Synced' || c.message?.endsWith(note) ? c : { ...c, message: c.message ? `${c.message}; ${note}` : note },
   );
 }
+
+/** How Ready's message starts while a deletion waits for dependents (the watcher looks for it). */
+export const WAITING_FOR_DEPENDENTS = 'waiting for dependents to be deleted first: ';

@@ -1,8 +1,8 @@
 // The in-memory shape of a managed resource as read from the API server. Kinds narrow
 // `forProvider` and `atProvider`; everything else is common to all managed kinds.
-import type { Condition } from '../apis/conditions';
-import type { DeletionPolicy, ManagementAction, ManagementPolicy } from '../apis/managed';
-import type { GenericReference } from '../apis/references';
+import type { Condition } from './conditions';
+import type { DeletionPolicy, ManagementAction, ManagementPolicy } from './managed';
+import type { GenericReference } from './references/fields';
 
 export interface ObjectMeta {
   name: string;

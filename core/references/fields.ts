@@ -3,7 +3,7 @@
 // (`spec.references[]`: seed 002's `fromObject` + `toFieldPath`, and provider-kubernetes'
 // `patchesFrom` and `dependsOn`).
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
-import { Doc, DocString, withRules, type CelRule } from './schema';
+import { Doc, DocString, withRules, type CelRule } from '../schema';
 import {
   alternativesOf,
   describeAlternatives,
@@ -11,8 +11,8 @@ import {
   selectorFieldOf,
   type ReferenceDeclaration,
   type ReferenceNames,
-} from '../runtime/references/declaration';
-import { FIELD_PATH_PATTERN } from '../runtime/references/fieldpath';
+} from './declaration';
+import { FIELD_PATH_PATTERN } from './fieldpath';
 
 export const ReferencePolicy = Doc('How the reference is resolved.', {
   resolution: Type.Optional(
@@ -157,7 +157,7 @@ const ObjectCoordinates = {
 };
 
 /**
- * Crossplane's field path syntax (runtime/references/fieldpath.ts), checked at admission so a
+ * Crossplane's field path syntax (core/references/fieldpath.ts), checked at admission so a
  * malformed path is refused when written rather than reported at resolution.
  */
 const FieldPath = (description: string) =>

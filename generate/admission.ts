@@ -3,10 +3,10 @@
 // generated from the registry and the CRD list like the CRDs themselves (`npm run gen` writes
 // deploy/admission/). Resolution checks the same rules again (runtime/references/boundaries.ts)
 // for objects admitted before a policy existed.
-import { allCrds } from './all-crds';
+import { allCrds } from '../providers/all-crds';
 import { managedKinds } from '../providers/registry';
-import { isClusterScoped } from '../runtime/managed-kind';
-import { EXTERNAL_NAME } from './annotations';
+import { isClusterScoped } from '../core/managed-kind';
+import { EXTERNAL_NAME } from '../core/annotations';
 import { OBJECT_PATCH_ROOT } from '../providers/kubernetes/object/schema';
 
 const API_VERSION = 'admissionregistration.k8s.io/v1';

@@ -2,24 +2,13 @@
 // One value of this type per kind is registered in providers/registry.ts; the CRD generator,
 // the watcher and the worker's activities all read from that registry.
 import type { TObject, TProperties, TSchema } from '@sinclair/typebox';
-import type { Condition } from '../apis/conditions';
+import type { Condition } from './conditions';
 import type { Connector } from './external-client';
 import type { ManagedResource } from './managed-resource';
+import type { KindApi } from './kind-api';
 import type { ReferenceDeclaration } from './references/declaration';
 
-export interface KindApi {
-  group: string;
-  version: string;
-  kind: string;
-  plural: string;
-  singular: string;
-  shortNames: string[];
-  categories: string[];
-  /** One line for `kubectl explain <kind>`. */
-  description: string;
-  /** Namespaced unless said otherwise; provider-kubernetes' Object is cluster-scoped. */
-  scope?: 'Namespaced' | 'Cluster';
-}
+export type { KindApi };
 
 export const isClusterScoped = (api: Pick<KindApi, 'scope'>): boolean => api.scope === 'Cluster';
 

@@ -1,7 +1,7 @@
 // A typed reference, declared once on a kind (seed 000, "Attribute Referencer"). Everything
 // else derives from this value: the CRD's `<field>Ref` / `<field>Selector` fields, the
 // resolver, the watcher's wake-ups and the deletion guard.
-import type { KindApi } from '../managed-kind';
+import type { KindApi } from '../kind-api';
 
 export interface ReferenceDeclaration {
   /** The forProvider field that receives the resolved value, such as `vpcId`. */

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { renderAdmission } from './render';
-import { allCrds } from './all-crds';
+import { allCrds } from '../providers/all-crds';
 import { managedKinds } from '../providers/registry';
-import { isClusterScoped } from '../runtime/managed-kind';
+import { isClusterScoped } from '../core/managed-kind';
 import { PROVIDER_CONFIG_POLICY_NAME, REFERENCE_POLICY_NAME } from './admission';
 
 const dir = join(import.meta.dirname, '..', 'deploy', 'admission');
@@ -33,7 +33,7 @@ const covered = (p: Policy) =>
   new Set(p.spec.matchConstraints!.resourceRules.flatMap((r) => r.resources.map((x) => `${x}.${r.apiGroups[0]}`)));
 
 describe('generated admission policies', () => {
-  it('match the code (run `npm run gen` after changing apis/admission.ts or adding a kind)', async () => {
+  it('match the code (run `npm run gen` after changing generate/admission.ts or adding a kind)', async () => {
     expect((await readdir(dir)).sort()).toEqual(Object.keys(rendered).sort());
     for (const [file, yaml] of Object.entries(rendered)) expect(await readFile(join(dir, file), 'utf8'), file).toBe(yaml);
   });

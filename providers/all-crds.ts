@@ -1,17 +1,17 @@
 // Every CRD Chronoplane installs, derived from the registry and the schemas of the kinds that
 // have no controller (ProviderConfigs, KubernetesCluster).
-import { crd, managedResourceCrd } from './crd';
-import { managedKinds } from '../providers/registry';
-import { kubernetesProviderConfigCrd } from '../providers/kubernetes/crds';
-import { kubernetesClusterCrd } from '../providers/kubernetes/workload/cluster';
-import { modernProviderConfigCrds } from '../providers/kubernetes/modern-providerconfigs';
+import { crd, managedResourceCrd } from '../apis/crd';
+import { managedKinds } from './registry';
+import { kubernetesProviderConfigCrd } from './kubernetes/crds';
+import { kubernetesClusterCrd } from './kubernetes/workload/cluster';
+import { modernProviderConfigCrds } from './kubernetes/modern-providerconfigs';
 import {
   ClusterProviderConfigSpec,
   ProviderConfigSpec,
   ProviderConfigStatus,
   clusterProviderConfigApi,
   providerConfigApi,
-} from '../providers/aws/providerconfig';
+} from './aws/providerconfig';
 
 const awsProviderConfigColumns = [
   { name: 'SOURCE', type: 'string', jsonPath: '.spec.credentials.source' },

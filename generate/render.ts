@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { allCrds } from './all-crds';
+import { allCrds } from '../providers/all-crds';
 import { aggregatedRoles } from './rbac';
 import { admissionPolicies } from './admission';
 
@@ -10,7 +10,7 @@ export function renderCrds(): Record<string, string> {
   return Object.fromEntries(allCrds().map((c) => [`${c.metadata.name}.yaml`, HEADER + stringify(c, { lineWidth: 0 })]));
 }
 
-/** File name → YAML for deploy/rbac/: the aggregated ClusterRoles for tenants (apis/rbac.ts). */
+/** File name → YAML for deploy/rbac/: the aggregated ClusterRoles for tenants (generate/rbac.ts). */
 export function renderRbac(): Record<string, string> {
   return {
     'aggregated-roles.yaml':
@@ -21,7 +21,7 @@ export function renderRbac(): Record<string, string> {
   };
 }
 
-/** File name → YAML for deploy/admission/: the ValidatingAdmissionPolicies (apis/admission.ts). */
+/** File name → YAML for deploy/admission/: the ValidatingAdmissionPolicies (generate/admission.ts). */
 export function renderAdmission(): Record<string, string> {
   return Object.fromEntries(
     Object.entries(admissionPolicies()).map(([file, objects]) => [

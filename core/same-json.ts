@@ -1,0 +1,11 @@
+import equal from 'fast-deep-equal';
+
+/**
+ * Equal as JSON documents. The API server returns objects with their keys sorted and without
+ * undefined fields, so neither key order nor undefined may count as a difference.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return equal(normalize(a), normalize(b));
+}
+
+const normalize = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
