@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { V1Secret } from '@kubernetes/client-node';
 import { CONNECTION_SECRET_TYPE, ConnectionPublisher, planConnectionSecret, type SecretAccess } from './connection-secret';
-import type { KindApi } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
+import type { KindApi } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 
 const api = { group: 'ec2.aws.chronoplane.io', version: 'v1alpha1', kind: 'KeyPair' } as KindApi;
 const b64 = (s: string) => Buffer.from(s).toString('base64');

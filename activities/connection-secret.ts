@@ -10,10 +10,10 @@
 // keys than create did (a key pair's private key comes only from create) loses nothing.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { V1OwnerReference, V1Secret } from '@kubernetes/client-node';
-import type { ConnectionDetails } from '../core/external-client';
-import { ClassifiedError } from '../core/errors';
-import { apiVersionOf, type KindApi } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
+import type { ConnectionDetails } from '#core/external-client';
+import { ClassifiedError } from '#core/errors';
+import { apiVersionOf, type KindApi } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 
 export const CONNECTION_SECRET_TYPE = 'connection.crossplane.io/v1alpha1';
 

@@ -1,9 +1,9 @@
 // Kubernetes Events about a managed resource, as `kubectl describe` shows them.
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { hostname } from 'node:os';
-import { apiVersionOf, type ResourceRef } from '../core/managed-kind';
-import { kindFor } from '../providers/registry';
-import type { EventNote } from '../contract/write-back';
+import { apiVersionOf, type ResourceRef } from '#core/managed-kind';
+import { kindFor } from '#providers/registry';
+import type { EventNote } from '#contract/write-back';
 
 /** Where the API server keeps events about cluster-scoped objects, as kubectl describe looks for them. */
 const CLUSTER_EVENTS_NAMESPACE = 'default';

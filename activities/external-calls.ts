@@ -3,9 +3,9 @@
 // Create and delete also answer the observation of the pass that confirms them, when their own
 // answer says it all: that pass then needs neither a read nor a provider call.
 import { activityInfo, log } from '@temporalio/activity';
-import { EXTERNAL_NAME } from '../core/annotations';
-import type { ResourceRef } from '../core/managed-kind';
-import type { ExternalCreated, ExternalDeletion } from '../contract/observation';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ResourceRef } from '#core/managed-kind';
+import type { ExternalCreated, ExternalDeletion } from '#contract/observation';
 import { asActivity } from './failures';
 import { ensureFinalizer } from './object-writes';
 import type { PassContext } from './pass-context';

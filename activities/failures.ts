@@ -2,7 +2,7 @@
 // workflow can show the message in Synced; everything else is retried by the retry policy.
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiException } from '@kubernetes/client-node';
-import { ClassifiedError, NON_RETRYABLE_CLASSES, type FailureClass } from '../core/errors';
+import { ClassifiedError, NON_RETRYABLE_CLASSES, type FailureClass } from '#core/errors';
 
 export function toFailure(error: unknown): ApplicationFailure {
   if (error instanceof ApplicationFailure) return error;

@@ -3,10 +3,10 @@
 // instead of losing an edit.
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { FINALIZER } from '../core/annotations';
-import type { ManagedResource } from '../core/managed-resource';
+import { FINALIZER } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
 import type { KubeAccess } from './kube';
-import { OwnWrites } from '../runtime/own-writes';
+import { OwnWrites } from '#runtime/own-writes';
 import { createReconcileActivities } from './reconcile';
 
 const ref = { group: 'ec2.aws.chronoplane.io', kind: 'VPC', namespace: 'team-a', name: 'net' };

@@ -10,14 +10,14 @@ import {
   type CoreV1Event,
   type V1Secret,
 } from '@kubernetes/client-node';
-import type { ClusterKind, ConnectContext, ControlObjectKey } from '../core/external-client';
-import type { ManagedResource } from '../core/managed-resource';
-import type { ResourceRef } from '../core/managed-kind';
-import { loadKubeConfig } from '../runtime/kube-config';
-import { PlainObjectApi } from '../runtime/plain-object-api';
-import { TargetWatches, type TargetKey, type TargetScope } from '../providers/kubernetes/target-watches';
-import { groupOf, type ObjectKey } from '../runtime/references/dependencies';
-import { kindFor } from '../providers/registry';
+import type { ClusterKind, ConnectContext, ControlObjectKey } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
+import type { ResourceRef } from '#core/managed-kind';
+import { loadKubeConfig } from '#runtime/kube-config';
+import { PlainObjectApi } from '#runtime/plain-object-api';
+import { TargetWatches, type TargetKey, type TargetScope } from '#providers/kubernetes/target-watches';
+import { groupOf, type ObjectKey } from '#runtime/references/dependencies';
+import { kindFor } from '#providers/registry';
 
 export const FIELD_MANAGER = 'chronoplane';
 

@@ -3,9 +3,9 @@
 // otherwise it waits briefly, then asks the API server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import { watchKind, type KindWatch, type ListAndWatch } from '../runtime/informers';
-import type { KindApi, ResourceRef } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
+import { watchKind, type KindWatch, type ListAndWatch } from '#runtime/informers';
+import type { KindApi, ResourceRef } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 import { ObjectCache, withoutUnusedFields } from './object-cache';
 
 const api = { group: 'ec2.aws.chronoplane.io', version: 'v1alpha1', kind: 'VPC', plural: 'vpcs' } as KindApi;

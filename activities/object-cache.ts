@@ -10,10 +10,10 @@
 // number, a kind or namespace it does not watch.
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { once } from 'node:events';
-import { watchKind, withoutManagedFields, type KindWatch, type WatchKindOptions } from '../runtime/informers';
-import type { KindApi, ResourceRef } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
-import { hasSeen } from '../runtime/resource-version';
+import { watchKind, withoutManagedFields, type KindWatch, type WatchKindOptions } from '#runtime/informers';
+import type { KindApi, ResourceRef } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { hasSeen } from '#runtime/resource-version';
 import type { KubeAccess } from './kube';
 
 /** Where a pass gets its object; `atLeast` is the oldest resourceVersion it may act on. */

@@ -2,13 +2,13 @@
 // references and in-use marks, late-initialized spec fields, status and events. Each is guarded
 // by the object's uid and safe to retry.
 import { log } from '@temporalio/activity';
-import { FINALIZER } from '../core/annotations';
-import { mergeConditions, reconcileError } from '../core/conditions';
-import { ClassifiedError } from '../core/errors';
-import type { ManagedKind, ResourceRef } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
-import { withSyncedNote } from '../core/conditions';
-import type { MirrorLeftOut, WriteBack, WriteBackResult } from '../contract/write-back';
+import { FINALIZER } from '#core/annotations';
+import { mergeConditions, reconcileError } from '#core/conditions';
+import { ClassifiedError } from '#core/errors';
+import type { ManagedKind, ResourceRef } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { withSyncedNote } from '#core/conditions';
+import type { MirrorLeftOut, WriteBack, WriteBackResult } from '#contract/write-back';
 import { toKubeEvent } from './events';
 import { asActivity, classify } from './failures';
 import { isStatus, isTooLarge } from './kube';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResourceRef } from '../core/managed-kind';
+import type { ResourceRef } from '#core/managed-kind';
 import { ownershipRefusal } from './ownership';
 
 const kinds = [

@@ -4,8 +4,8 @@
 // what nobody here owns, which is what the annotation is for (importing, or taking over what an
 // object deleted with deletionPolicy Orphan left behind). The provider reports a claim only
 // when the uid is not the observed object's own, so a settled resource pays nothing for this.
-import type { ExternalClaim } from '../core/external-client';
-import type { KindApi, ResourceRef } from '../core/managed-kind';
+import type { ExternalClaim } from '#core/external-client';
+import type { KindApi, ResourceRef } from '#core/managed-kind';
 
 /** Says whether an object of this identity exists now and has this uid. */
 export type OwnerLookup = (owner: ResourceRef, uid: string) => Promise<boolean>;

@@ -1,16 +1,16 @@
 // What every reconcile activity shares: the API server, the worker's object cache, the kind
 // registry, and the few guarded reads and writes they all build on. One per worker.
 import { ApplicationFailure } from '@temporalio/common';
-import type { ExternalClient } from '../core/external-client';
-import { OBJECT_GONE } from '../core/errors';
-import type { ManagedKind, PollIntervals, ResourceRef } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
-import { kindFor } from '../providers/registry';
+import type { ExternalClient } from '#core/external-client';
+import { OBJECT_GONE } from '#core/errors';
+import type { ManagedKind, PollIntervals, ResourceRef } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { kindFor } from '#providers/registry';
 import { ConnectionPublisher } from './connection-secret';
 import { HeldValues } from './held-values';
 import { isStatus, type KubeAccess } from './kube';
 import { apiServerReads, type ObjectSource } from './object-cache';
-import type { OwnWrites } from '../runtime/own-writes';
+import type { OwnWrites } from '#runtime/own-writes';
 import { ReferenceAccess } from './references';
 
 export interface ReconcileActivityOptions {

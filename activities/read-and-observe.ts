@@ -3,17 +3,17 @@
 // travel as stand-ins (HeldValues), and connection details go straight to their Secret, so
 // history holds neither.
 import { log } from '@temporalio/activity';
-import { EXTERNAL_NAME, FINALIZER, PAUSED } from '../core/annotations';
-import type { ManagementAction } from '../core/managed';
-import type { ExternalObservation } from '../core/external-client';
-import { workflowIdFor, type ManagedKind, type PollIntervals, type ResourceRef } from '../core/managed-kind';
-import { managementPoliciesOf, type ManagedResource } from '../core/managed-resource';
-import { pollIntervalOf, RECONCILE_REQUESTED_AT } from '../runtime/reconcile-annotations';
-import { usedByMarks } from '../runtime/references/used-by';
-import { managedKinds } from '../providers/registry';
-import { releasableWithoutProvider, type ObjectSnapshot, type OwnedExternal, type PassObservation } from '../contract/observation';
-import type { PassKnowledge } from '../contract/reconcile-activities';
-import { allows } from '../core/management-policies';
+import { EXTERNAL_NAME, FINALIZER, PAUSED } from '#core/annotations';
+import type { ManagementAction } from '#core/managed';
+import type { ExternalObservation } from '#core/external-client';
+import { workflowIdFor, type ManagedKind, type PollIntervals, type ResourceRef } from '#core/managed-kind';
+import { managementPoliciesOf, type ManagedResource } from '#core/managed-resource';
+import { pollIntervalOf, RECONCILE_REQUESTED_AT } from '#runtime/reconcile-annotations';
+import { usedByMarks } from '#runtime/references/used-by';
+import { managedKinds } from '#providers/registry';
+import { releasableWithoutProvider, type ObjectSnapshot, type OwnedExternal, type PassObservation } from '#contract/observation';
+import type { PassKnowledge } from '#contract/reconcile-activities';
+import { allows } from '#core/management-policies';
 import { asActivity, classify } from './failures';
 import { mirrorOf } from './object-writes';
 import { ownershipRefusal } from './ownership';

@@ -3,10 +3,10 @@
 // cache never makes a resource wait.
 import { describe, expect, it } from 'vitest';
 import { ApiException } from '@kubernetes/client-node';
-import { EXTERNAL_NAME } from '../core/annotations';
-import { kindFor } from '../providers/registry';
-import type { ResourceRef } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { kindFor } from '#providers/registry';
+import type { ResourceRef } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 import type { KubeAccess } from './kube';
 import { ReferenceAccess } from './references';
 

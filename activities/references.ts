@@ -2,9 +2,9 @@
 // resolved values into it, marks the objects it depends on as in use, and tells a resource
 // being deleted which dependents still hold it. Decisions are pure (runtime/references/);
 // values read here stay here, so only descriptions reach workflow history.
-import type { ManagedKind, ResourceRef } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
-import { findCycle } from '../runtime/references/cycles';
+import type { ManagedKind, ResourceRef } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { findCycle } from '#runtime/references/cycles';
 import {
   dependenciesOf,
   describeKey,
@@ -13,25 +13,25 @@ import {
   parseKey,
   type Dependency,
   type ObjectKey,
-} from '../runtime/references/dependencies';
-import { setValue } from '../core/references/fieldpath';
-import { resolveReferences, type KubeObject, type Resolution } from '../runtime/references/resolution';
-import { usedByAnnotation, usedByMarks, usedByValue } from '../runtime/references/used-by';
-import { withinNamespace } from '../runtime/references/boundaries';
-import { refusedWriteMessage } from '../runtime/references/strict-writes';
+} from '#runtime/references/dependencies';
+import { setValue } from '#core/references/fieldpath';
+import { resolveReferences, type KubeObject, type Resolution } from '#runtime/references/resolution';
+import { usedByAnnotation, usedByMarks, usedByValue } from '#runtime/references/used-by';
+import { withinNamespace } from '#runtime/references/boundaries';
+import { refusedWriteMessage } from '#runtime/references/strict-writes';
 import {
   REFERRED_OBJECTS,
   referredFinalizer,
   referredObjects,
   referredObjectsValue,
   type ReferredObject,
-} from '../runtime/references/referred';
-import { ClassifiedError } from '../core/errors';
-import { findKind } from '../providers/registry';
+} from '#runtime/references/referred';
+import { ClassifiedError } from '#core/errors';
+import { findKind } from '#providers/registry';
 import { unservedKind } from './served-kinds';
-import type { ReferenceObservation } from '../contract/observation';
+import type { ReferenceObservation } from '#contract/observation';
 import { isStatus, type KubeAccess } from './kube';
-import { EXTERNAL_NAME } from '../core/annotations';
+import { EXTERNAL_NAME } from '#core/annotations';
 
 /** How far the cycle check walks; a real dependency chain is a handful of objects deep. */
 const CYCLE_SEARCH_LIMIT = 64;

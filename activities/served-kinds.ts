@@ -3,9 +3,9 @@
 // installed together, so no later install will bring it. It is an error to show, not something
 // to wait for. A kind of any other group may still come (its CRD installed later), so a
 // reference to it waits.
-import { allCrds } from '../providers/all-crds';
-import type { ObjectKey } from '../runtime/references/dependencies';
-import { describeKey } from '../runtime/references/dependencies';
+import { allCrds } from '#providers/all-crds';
+import type { ObjectKey } from '#runtime/references/dependencies';
+import { describeKey } from '#runtime/references/dependencies';
 
 let served: Map<string, string[]> | undefined;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SweptObservation } from '../core/external-client';
-import type { ManagedResource } from '../core/managed-resource';
+import type { SweptObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { awaitsProvider, groupByScope, isSettled, reasonToWake } from './sweep-drift';
 
 const condition = (type: string, status: string) => ({ type, status, reason: 'r', lastTransitionTime: '2026-01-01T00:00:00Z' });

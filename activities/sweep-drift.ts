@@ -1,10 +1,10 @@
 // Which resources a sweep wakes, and why. Pure, so the rules are table-tested: a sweep only
 // decides whom to wake, and the woken resource's own pass decides everything else.
-import { EXTERNAL_NAME, PAUSED } from '../core/annotations';
-import type { SweptObservation } from '../core/external-client';
-import { managementPoliciesOf, type ManagedResource } from '../core/managed-resource';
-import { allows } from '../core/management-policies';
-import { sameJson } from '../core/same-json';
+import { EXTERNAL_NAME, PAUSED } from '#core/annotations';
+import type { SweptObservation } from '#core/external-client';
+import { managementPoliciesOf, type ManagedResource } from '#core/managed-resource';
+import { allows } from '#core/management-policies';
+import { sameJson } from '#core/same-json';
 
 /**
  * Settled as its own workflow last wrote it: Ready and Synced, not paused or being deleted, and

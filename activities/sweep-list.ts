@@ -2,9 +2,9 @@
 // synced for the whole kind, else one list per kind per sweep, in pages, from the API server
 // (which answers it from its watch cache).
 import { CustomObjectsApi, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import type { KindApi } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
-import { withoutManagedFields } from '../runtime/informers';
+import type { KindApi } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { withoutManagedFields } from '#runtime/informers';
 import type { ObjectCache } from './object-cache';
 
 /** Every object of a kind, in one namespace or in all. */

@@ -1,10 +1,10 @@
 // The sweep activity over a made-up kind: what it lists, whom it observes together, and whom it
 // wakes. The provider is a stub that records each observeMany call.
 import { describe, expect, it } from 'vitest';
-import { ClassifiedError } from '../core/errors';
-import type { ConnectContext, ExternalClient, SweptObservation } from '../core/external-client';
-import type { ManagedKind } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import type { ConnectContext, ExternalClient, SweptObservation } from '#core/external-client';
+import type { ManagedKind } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 import { createSweepActivities } from './sweep';
 
 const api = {

@@ -3,11 +3,11 @@
 // and never writes: no create, update or delete, no status. The woken resources' own passes
 // do all of that, so there is one reconciler, not two.
 import { ApplicationFailure } from '@temporalio/common';
-import type { ConnectContext } from '../core/external-client';
-import type { ManagedKind } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
-import { findKind } from '../providers/registry';
-import type { SweepActivities, SweepOutcome, SweepScope, WakeTarget } from '../contract/sweep-workflow';
+import type { ConnectContext } from '#core/external-client';
+import type { ManagedKind } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { findKind } from '#providers/registry';
+import type { SweepActivities, SweepOutcome, SweepScope, WakeTarget } from '#contract/sweep-workflow';
 import { asActivity, classify } from './failures';
 import { awaitsProvider, groupByScope, isSettled, reasonToWake } from './sweep-drift';
 import type { ListManagedObjects } from './sweep-list';

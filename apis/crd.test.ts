@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { renderCrds, renderRbac } from '../generate/render';
+import { renderCrds, renderRbac } from '#generate/render';
 
 const dir = join(import.meta.dirname, '..', 'deploy', 'crds');
 

@@ -1,11 +1,11 @@
 // Builds CustomResourceDefinitions from the TypeBox schemas, so the CRD YAML is generated and
 // never edited by hand. Managed kinds get Crossplane's printer columns and categories.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { managedSpec, managedStatus } from '../core/managed';
+import { managedSpec, managedStatus } from '#core/managed';
 import { toStructural } from './structural';
-import type { KindApi, ManagedKind } from '../core/managed-kind';
-import { withReferenceFields } from '../core/references/fields';
-import { EXTERNAL_NAME } from '../core/annotations';
+import type { KindApi, ManagedKind } from '#core/managed-kind';
+import { withReferenceFields } from '#core/references/fields';
+import { EXTERNAL_NAME } from '#core/annotations';
 
 export interface CrdOptions {
   api: KindApi;

@@ -1,8 +1,8 @@
 // metav1.LabelSelector as a TypeBox schema, checked at admission as far as CEL can: In and
 // NotIn need values, Exists and DoesNotExist take none.
 import { Type } from '@sinclair/typebox';
-import { Doc, DocString, StringMap, withRules } from '../core/schema';
-import { LABEL_LIMITS } from '../core/references/fields';
+import { Doc, DocString, StringMap, withRules } from '#core/schema';
+import { LABEL_LIMITS } from '#core/references/fields';
 
 const OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 

@@ -1,7 +1,7 @@
 // The VPC objects the scale benchmarks apply: N objects named vpc-00000…, each with a /24 of its
 // own and one user tag, the same for our controller and for the minimal-work limit.
-import { apiVersionOf } from '../core/managed-kind';
-import { vpcApi } from '../providers/aws/ec2/vpc/schema';
+import { apiVersionOf } from '#core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
 import { BENCH_REGION } from './bench-ec2';
 import type { WatchedObjects } from './watch-objects';
 

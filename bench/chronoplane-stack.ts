@@ -7,14 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { ensureInstalled } from '../stack/install';
+import { ensureInstalled } from '#stack/install';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startController, stopController, TASK_QUEUE } from '../stack/controllers';
-import { kubectl } from '../stack/kubectl';
-import { freePort } from '../stack/ports';
-import type { RunResult } from '../stack/run-command';
-import { startTestStack, type TestStack } from '../stack/test-stack';
-import { encryptingDataConverter, parsePayloadKeys } from '../runtime/payload-keys';
+import { startController, stopController, TASK_QUEUE } from '#stack/controllers';
+import { kubectl } from '#stack/kubectl';
+import { freePort } from '#stack/ports';
+import type { RunResult } from '#stack/run-command';
+import { startTestStack, type TestStack } from '#stack/test-stack';
+import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
 
 export interface BenchStackOptions {
   /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../stack/paths';
+import { repoRoot } from '#stack/paths';
 import { callSeconds, minimalCreateSeconds, modeledChainLimit, REALISTIC_EC2_LATENCIES, type Ec2Latencies } from './ec2-latencies';
 import { readNetworkGraph } from './network-graph';
 

@@ -2,8 +2,8 @@
 // the server counts it (historySizeBytes), the payload bytes inside them, and the passes run.
 // Read twice, the difference per pass is what a settled resource costs Temporal's store.
 import type { Client } from '@temporalio/client';
-import { workflowIdFor, type ResourceRef } from '../core/managed-kind';
-import { stateQuery } from '../contract/reconcile-workflow';
+import { workflowIdFor, type ResourceRef } from '#core/managed-kind';
+import { stateQuery } from '#contract/reconcile-workflow';
 
 export interface HistoryCost {
   workflows: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vpcApi } from '../providers/aws/ec2/vpc/schema';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
 import { dependencyOrder, heaviestChain, type NetworkGraph } from './network-graph';
 
 const object = (key: string) => ({ key, api: vpcApi, name: key, file: `${key}.yaml` });

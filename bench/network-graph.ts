@@ -4,10 +4,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { KindApi } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
-import { dependenciesOf, groupOf, namedTargets } from '../runtime/references/dependencies';
-import { findKind } from '../providers/registry';
+import type { KindApi } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { dependenciesOf, groupOf, namedTargets } from '#runtime/references/dependencies';
+import { findKind } from '#providers/registry';
 import { keyOfObject } from './watch-objects';
 
 export interface NetworkObject {

@@ -2,8 +2,8 @@
 // every server, who burns the CPU during a phase says more than any latency figure.
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { runningPidFromFile } from '../stack/processes';
-import { runCommand } from '../stack/run-command';
+import { runningPidFromFile } from '#stack/processes';
+import { runCommand } from '#stack/run-command';
 
 /**
  * Every live process started under `dir`, by name. The stack's parts each write

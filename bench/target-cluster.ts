@@ -1,7 +1,7 @@
 // What the scenarios with a target cluster share (object, application): one more real cluster,
 // started on free ports for the length of a measurement, and its processes named apart from
 // the control cluster's (both have an etcd and a kube-apiserver).
-import { startRemoteCluster, type RemoteCluster } from '../stack/remote-clusters';
+import { startRemoteCluster, type RemoteCluster } from '#stack/remote-clusters';
 import { distinctFreePorts } from './peers/support';
 
 /** A target cluster and the directory its processes write their pid files under. */

@@ -3,8 +3,8 @@
 // loads the EC2 SDK and compiles the workflow code paths, seconds on a loaded 2-core box, and
 // that would count against the first objects measured but not against any limit. The peer is
 // warmed up the same way (bench/peers/provider-aws.ts waits for canary objects to reconcile).
-import { vpcApi } from '../providers/aws/ec2/vpc/schema';
-import { apiVersionOf } from '../core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
+import { apiVersionOf } from '#core/managed-kind';
 import type { BenchStack } from './chronoplane-stack';
 import { keyOfObject, watchObjects } from './watch-objects';
 

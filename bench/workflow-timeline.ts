@@ -4,9 +4,9 @@
 // Temporal server's clock, the same machine's clock as the benchmark's watch timestamps.
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { decodeHistory } from '../runtime/history-payloads';
-import { refFor, workflowIdFor, type KindApi } from '../core/managed-kind';
-import { resourceEventSignal, type ResourceEvent } from '../contract/reconcile-workflow';
+import { decodeHistory } from '#runtime/history-payloads';
+import { refFor, workflowIdFor, type KindApi } from '#core/managed-kind';
+import { resourceEventSignal, type ResourceEvent } from '#contract/reconcile-workflow';
 
 /** What starts a pass: a wake-up (something this object depends on changed), a change of the object itself, or a timer (poll or backoff). */
 export type PassTrigger = 'wake signal' | 'own change' | 'timer';

@@ -5,11 +5,11 @@
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildController } from '../stack/build';
-import { bundleWorkflowCode, controllerLogFile, TASK_QUEUE, type Controller } from '../stack/controllers';
-import { repoRoot } from '../stack/paths';
-import { runningPidFromFile, startProcess, stopProcess } from '../stack/processes';
-import { logTail } from '../stack/readiness';
+import { buildController } from '#stack/build';
+import { bundleWorkflowCode, controllerLogFile, TASK_QUEUE, type Controller } from '#stack/controllers';
+import { repoRoot } from '#stack/paths';
+import { runningPidFromFile, startProcess, stopProcess } from '#stack/processes';
+import { logTail } from '#stack/readiness';
 
 export interface ControllerEnvironment {
   temporalAddress: string;

@@ -2,13 +2,7 @@
 // default ClusterProviderConfig signs with. moto keeps its counts in memory, so a round that
 // kills moto reads them right before each kill and adds up the pieces; calls made in the
 // milliseconds between that read and the kill are not counted.
-import {
-  emptyEc2CallSummary,
-  readEc2CallCounts,
-  summarizeEc2Calls,
-  type Ec2CallCount,
-  type Ec2CallSummary,
-} from '../bench/ec2-call-counter';
+import { emptyEc2CallSummary, readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from '#bench/ec2-call-counter';
 
 /** stack/cluster-bootstrap.ts gives ClusterProviderConfig `default` this key; the example names no other. */
 export const DEFAULT_PROVIDER_CONFIG_ACCESS_KEY_ID = 'testing';

@@ -16,8 +16,8 @@ import {
   type EC2Client,
   type Tag,
 } from '@aws-sdk/client-ec2';
-import { benchEc2Client } from '../bench/bench-ec2';
-import { UID_TAG } from '../providers/aws/tags';
+import { benchEc2Client } from '#bench/bench-ec2';
+import { UID_TAG } from '#providers/aws/tags';
 import type { Ec2Content, TaggedResource } from './checks';
 
 const INSPECTOR_ACCESS_KEY_ID = 'chaos-inspector';

@@ -3,11 +3,11 @@
 // tested is that Chronoplane converges after the fault, not how long an outage lasts.
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensureKubeApiserver, kubePidFile } from '../stack/kube';
-import { motoPidFile, startMoto } from '../stack/moto';
-import { runningPidFromFile } from '../stack/processes';
-import { startTemporal, temporalPidFile } from '../stack/temporal';
-import type { TestStack } from '../stack/test-stack';
+import { ensureKubeApiserver, kubePidFile } from '#stack/kube';
+import { motoPidFile, startMoto } from '#stack/moto';
+import { runningPidFromFile } from '#stack/processes';
+import { startTemporal, temporalPidFile } from '#stack/temporal';
+import type { TestStack } from '#stack/test-stack';
 import type { RestartableController } from './controllers';
 import type { FaultKind } from './options';
 

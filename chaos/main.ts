@@ -4,10 +4,10 @@
 // round, the totals and every loss by name; writes JSON to bench/results/; exits 1 on any loss.
 // See docs/chaos.md.
 import { join } from 'node:path';
-import { readNetworkGraph } from '../bench/network-graph';
-import { machine, writeResult } from '../bench/results';
-import { repoRoot } from '../stack/paths';
-import { runCommand } from '../stack/run-command';
+import { readNetworkGraph } from '#bench/network-graph';
+import { machine, writeResult } from '#bench/results';
+import { repoRoot } from '#stack/paths';
+import { runCommand } from '#stack/run-command';
 import { Ec2CallLedger } from './ec2-calls';
 import { faultOf, type Fault } from './faults';
 import { FAULT_KINDS, parseChaosOptions, USAGE, type FaultKind } from './options';

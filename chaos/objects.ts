@@ -2,7 +2,7 @@
 // once a second while a phase converges; a call that fails (the API server being killed) is
 // a "not yet", never an answer.
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import type { KindApi } from '../core/managed-kind';
+import type { KindApi } from '#core/managed-kind';
 import type { ObservedObject } from './checks';
 import { withTimeout } from './timeout';
 

@@ -1,6 +1,6 @@
 // How a chaos run reads: a row per round, totals, every loss named with what explains it, and
 // the verdict. Pure: it formats results and decides the exit, nothing else.
-import { formatSeconds, table } from '../bench/measure';
+import { formatSeconds, table } from '#bench/measure';
 import { addInterruptions, noInterruptions, type Interruptions } from './interruptions';
 import { lossesOf, type ObjectFinding, type RoundResult } from './rounds';
 

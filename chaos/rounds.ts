@@ -4,11 +4,11 @@
 // at EC2), with the round's DependencyViolations as moto counted them.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import type { Ec2CallSummary } from '../bench/ec2-call-counter';
-import { ec2Inventory, inventoryAdded } from '../bench/ec2-inventory';
-import { kubectl } from '../stack/kubectl';
-import { refFor, workflowIdFor, type KindApi } from '../core/managed-kind';
-import { stateQuery } from '../contract/reconcile-workflow';
+import type { Ec2CallSummary } from '#bench/ec2-call-counter';
+import { ec2Inventory, inventoryAdded } from '#bench/ec2-inventory';
+import { kubectl } from '#stack/kubectl';
+import { refFor, workflowIdFor, type KindApi } from '#core/managed-kind';
+import { stateQuery } from '#contract/reconcile-workflow';
 import { extraResources, keyOf, oneExternalEach, type ObservedObject, type OneEachResult } from './checks';
 import type { RestartableController } from './controllers';
 import { readEc2Content, leftOver } from './ec2-content';

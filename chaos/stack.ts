@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { MOTO_COUNT_REQUESTS_ENV } from '../bench/ec2-call-counter';
-import { ensureInstalled } from '../stack/install';
-import { startTestStack, type TestStack } from '../stack/test-stack';
-import { encryptingDataConverter, parsePayloadKeys } from '../runtime/payload-keys';
+import { MOTO_COUNT_REQUESTS_ENV } from '#bench/ec2-call-counter';
+import { ensureInstalled } from '#stack/install';
+import { startTestStack, type TestStack } from '#stack/test-stack';
+import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
 import { prepareControllers, type RestartableController } from './controllers';
 
 export interface ChaosStack {

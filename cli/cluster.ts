@@ -2,8 +2,8 @@
 // or in-cluster, as every program here loads it). Reads managed objects and whatever generic
 // references name, and edits annotations with merge patches (nothing else of an object).
 import { CustomObjectsApi, KubernetesObjectApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
-import { apiVersionOf, isClusterScoped, type ManagedKind } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
+import { apiVersionOf, isClusterScoped, type ManagedKind } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 
 /** Any object a trace may show: a managed resource, or what a generic reference names. */
 export interface TracedObject {

@@ -2,8 +2,8 @@
 // and annotations offer them. They talk to the API server only (the admin's kubeconfig):
 // workflows are named, not called, so no Temporal credentials are needed.
 import { parseArgs } from 'node:util';
-import { loadKubeConfig } from '../runtime/kube-config';
-import { parseGoDuration } from '../runtime/go-duration';
+import { loadKubeConfig } from '#runtime/kube-config';
+import { parseGoDuration } from '#runtime/go-duration';
 import { Cluster } from './cluster';
 import { UsageError } from './object-name';
 import { pause, resume } from './pause';

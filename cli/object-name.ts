@@ -1,6 +1,6 @@
 // Which managed kind and object a command line names: `vpc/main`, `VPC/main`, `vpcs/main`,
 // or `vpc.ec2.aws.chronoplane.io/main` when two groups serve the same kind name (Object).
-import type { KindApi, ManagedKind } from '../core/managed-kind';
+import type { KindApi, ManagedKind } from '#core/managed-kind';
 
 export interface NamedObject {
   kind: ManagedKind;

@@ -1,6 +1,6 @@
 // `chronoplane pause|resume <kind>/<name>`: Crossplane's crossplane.io/paused annotation.
-import { PAUSED } from '../core/annotations';
-import { managedKinds } from '../providers/registry';
+import { PAUSED } from '#core/annotations';
+import { managedKinds } from '#providers/registry';
 import type { Cluster } from './cluster';
 import { parseObjectName } from './object-name';
 

@@ -2,9 +2,9 @@
 // crossplane.io/reconcile-requested-at, as Crossplane does, and with --wait waits until a pass
 // has run for it (status.lastHandledReconcileAt carries the token).
 import { setTimeout as delay } from 'node:timers/promises';
-import { PAUSED } from '../core/annotations';
-import { managedKinds } from '../providers/registry';
-import { RECONCILE_REQUESTED_AT } from '../runtime/reconcile-annotations';
+import { PAUSED } from '#core/annotations';
+import { managedKinds } from '#providers/registry';
+import { RECONCILE_REQUESTED_AT } from '#runtime/reconcile-annotations';
 import type { Cluster, TracedObject } from './cluster';
 import { parseObjectName, UsageError } from './object-name';
 import { conditionSummary } from './trace-graph';

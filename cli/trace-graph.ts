@@ -2,9 +2,9 @@
 // and what uses it (its dependents, followed to the end). References come from each kind's own
 // declarations (runtime/references), so the trace shows the graph the resolver, the watcher's
 // wake-ups and the deletion guard act on.
-import { dependenciesOf, keyOf, type ObjectKey } from '../runtime/references/dependencies';
-import { apiVersionOf, isClusterScoped, workflowIdFor, type ManagedKind } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
+import { dependenciesOf, keyOf, type ObjectKey } from '#runtime/references/dependencies';
+import { apiVersionOf, isClusterScoped, workflowIdFor, type ManagedKind } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 import type { TracedObject } from './cluster';
 
 export type Relation = 'root' | 'uses' | 'used by';

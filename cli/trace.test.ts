@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { managedKinds } from '../providers/registry';
-import type { ManagedKind } from '../core/managed-kind';
+import { managedKinds } from '#providers/registry';
+import type { ManagedKind } from '#core/managed-kind';
 import type { TracedObject } from './cluster';
 import { parseObjectName } from './object-name';
 import { buildTrace, conditionSummary, type TraceSource } from './trace-graph';

@@ -1,6 +1,6 @@
 // `chronoplane trace <kind>/<name> [-n namespace] [-o wide|json]`
-import { managedKinds } from '../providers/registry';
-import { DEFAULT_TEMPORAL_NAMESPACE, temporalSettingsFromEnv } from '../runtime/temporal-connection';
+import { managedKinds } from '#providers/registry';
+import { DEFAULT_TEMPORAL_NAMESPACE, temporalSettingsFromEnv } from '#runtime/temporal-connection';
 import type { Cluster } from './cluster';
 import { parseObjectName, UsageError } from './object-name';
 import { buildTrace } from './trace-graph';

@@ -1,12 +1,12 @@
 // What the activities hand the workflow each pass: the decision's inputs. Plain data only: it is
 // recorded in workflow history, so it never carries secrets, nor the objects' bodies (observed
 // states travel as digests, see activities/held-values.ts).
-import type { Condition } from '../core/conditions';
-import type { DeletionPolicy, ManagementAction } from '../core/managed';
-import { deletesExternal } from '../core/management-policies';
-import type { Readiness } from '../core/external-client';
-import type { FailureClass } from '../core/errors';
-import type { PollIntervals } from '../core/managed-kind';
+import type { Condition } from '#core/conditions';
+import type { DeletionPolicy, ManagementAction } from '#core/managed';
+import { deletesExternal } from '#core/management-policies';
+import type { Readiness } from '#core/external-client';
+import type { FailureClass } from '#core/errors';
+import type { PollIntervals } from '#core/managed-kind';
 
 export interface ObjectSnapshot {
   uid: string;

@@ -2,7 +2,7 @@
 // answers. The workflow proxies this interface (workflows/steps.ts, pass.ts); the activities
 // implement it (activities/reconcile.ts). Every answer is recorded in history: plain data, no
 // secrets, no object bodies.
-import type { ResourceRef } from '../core/managed-kind';
+import type { ResourceRef } from '#core/managed-kind';
 import type { ExternalCreated, ExternalDeletion, NoExternal, OwnedExternal, PassObservation } from './observation';
 import type { WriteBack, WriteBackResult } from './write-back';
 

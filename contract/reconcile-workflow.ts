@@ -1,7 +1,7 @@
 // The reconcile workflow's public contract: its input, and the signal, update and query that the
 // watcher and other services use through the Temporal client. Import-safe in workflow code.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ResourceRef } from '../core/managed-kind';
+import type { ResourceRef } from '#core/managed-kind';
 import type { NoExternal, OwnedExternal, PassObservation } from './observation';
 import type { EventNote, MirrorLeftOut } from './write-back';
 

@@ -1,7 +1,7 @@
 // The sweep workflow's contract: its input, what one sweep found, and the query that shows it.
 // Import-safe in workflow code; the worker uses it to start one sweep per kind.
 import { defineQuery } from '@temporalio/workflow';
-import type { ResourceRef } from '../core/managed-kind';
+import type { ResourceRef } from '#core/managed-kind';
 
 export const SWEEP_WORKFLOW = 'sweepManagedKind';
 

@@ -1,7 +1,7 @@
 // What a pass asks its write activity to record on the object, and what that write answers.
 // Both sides import it: the workflow plans the write (workflows/status.ts), the activity makes it
 // (activities/object-writes.ts). Plain data only: it is recorded in workflow history.
-import type { Condition } from '../core/conditions';
+import type { Condition } from '#core/conditions';
 
 /** A Kubernetes Event about the managed resource, as `kubectl describe` shows it. */
 export interface EventNote {

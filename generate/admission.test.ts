@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { renderAdmission } from './render';
-import { allCrds } from '../providers/all-crds';
-import { managedKinds } from '../providers/registry';
-import { isClusterScoped } from '../core/managed-kind';
+import { allCrds } from '#providers/all-crds';
+import { managedKinds } from '#providers/registry';
+import { isClusterScoped } from '#core/managed-kind';
 import { PROVIDER_CONFIG_POLICY_NAME, REFERENCE_POLICY_NAME } from './admission';
 
 const dir = join(import.meta.dirname, '..', 'deploy', 'admission');

@@ -3,11 +3,11 @@
 // generated from the registry and the CRD list like the CRDs themselves (`npm run gen` writes
 // deploy/admission/). Resolution checks the same rules again (runtime/references/boundaries.ts)
 // for objects admitted before a policy existed.
-import { allCrds } from '../providers/all-crds';
-import { managedKinds } from '../providers/registry';
-import { isClusterScoped } from '../core/managed-kind';
-import { EXTERNAL_NAME } from '../core/annotations';
-import { OBJECT_PATCH_ROOT } from '../providers/kubernetes/object/schema';
+import { allCrds } from '#providers/all-crds';
+import { managedKinds } from '#providers/registry';
+import { isClusterScoped } from '#core/managed-kind';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { OBJECT_PATCH_ROOT } from '#providers/kubernetes/object/schema';
 
 const API_VERSION = 'admissionregistration.k8s.io/v1';
 const LABELS = { 'app.kubernetes.io/part-of': 'chronoplane' };

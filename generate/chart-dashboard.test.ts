@@ -4,10 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WatcherMetrics } from '../watcher/metrics';
+import { WatcherMetrics } from '#watcher/metrics';
 import { chartDir } from './chart-files';
-import { RECONCILE_FAILURES } from '../workflows/failure-metrics';
-import { EC2_API_CALLS } from '../providers/aws/call-metrics';
+import { RECONCILE_FAILURES } from '#workflows/failure-metrics';
+import { EC2_API_CALLS } from '#providers/aws/call-metrics';
 
 /**
  * The Temporal SDK's worker metrics the dashboard uses, as the worker's Prometheus endpoint names

@@ -1,10 +1,10 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allCrds } from '../providers/all-crds';
+import { allCrds } from '#providers/all-crds';
 import { chartDir, renderChartDirectories, renderChartRules } from './chart-files';
 import { LEADER_ELECTION_RULES, controllerRules, type PolicyRule } from './controller-rbac';
-import { managedKinds } from '../providers/registry';
+import { managedKinds } from '#providers/registry';
 
 /** `resource.group` (core: `resource.`) → the verbs granted on it, over every rule. */
 function grants(rules: PolicyRule[]): Map<string, Set<string>> {

@@ -13,13 +13,13 @@
 // kinds that generic references (`fromObject`, `patchesFrom`, `dependsOn`) name outside
 // Chronoplane's own. Both depend on what a cluster admin lets Objects manage; the chart takes
 // them as `rbac.extraRules`.
-import { allCrds } from '../providers/all-crds';
-import { managedKinds } from '../providers/registry';
-import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '../providers/kubernetes/cluster-connection';
-import { kubernetesClusterApi } from '../providers/kubernetes/workload/cluster';
-import { namespacedObjectKind, objectKind } from '../providers/kubernetes/object';
-import { kubernetesApplicationResourceKind } from '../providers/kubernetes/workload/resource';
-import type { KindApi } from '../core/managed-kind';
+import { allCrds } from '#providers/all-crds';
+import { managedKinds } from '#providers/registry';
+import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '#providers/kubernetes/cluster-connection';
+import { kubernetesClusterApi } from '#providers/kubernetes/workload/cluster';
+import { namespacedObjectKind, objectKind } from '#providers/kubernetes/object/index';
+import { kubernetesApplicationResourceKind } from '#providers/kubernetes/workload/resource/index';
+import type { KindApi } from '#core/managed-kind';
 
 export interface PolicyRule {
   apiGroups: string[];

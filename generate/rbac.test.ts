@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allCrds } from '../providers/all-crds';
+import { allCrds } from '#providers/all-crds';
 import { AGGREGATE_TO_ADMIN, AGGREGATE_TO_EDIT, AGGREGATE_TO_VIEW, EDIT_ROLE, VIEW_ROLE, aggregatedRoles, type ClusterRole } from './rbac';
 
 /** `plural.group` for each (resource, verbs) a role grants. */

@@ -5,7 +5,7 @@
 // `admin` or `edit` in one namespace grants them there and nowhere else. Cluster-scoped kinds
 // (ClusterProviderConfigs, the legacy cluster-scoped Object and ProviderConfigs) are in neither:
 // whoever creates one acts for the whole cluster, which is a cluster admin's decision.
-import { allCrds } from '../providers/all-crds';
+import { allCrds } from '#providers/all-crds';
 
 export const AGGREGATE_TO_ADMIN = 'rbac.authorization.k8s.io/aggregate-to-admin';
 export const AGGREGATE_TO_EDIT = 'rbac.authorization.k8s.io/aggregate-to-edit';

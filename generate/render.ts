@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { allCrds } from '../providers/all-crds';
+import { allCrds } from '#providers/all-crds';
 import { aggregatedRoles } from './rbac';
 import { admissionPolicies } from './admission';
 

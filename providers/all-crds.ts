@@ -1,6 +1,6 @@
 // Every CRD Chronoplane installs, derived from the registry and the schemas of the kinds that
 // have no controller (ProviderConfigs, KubernetesCluster).
-import { crd, managedResourceCrd } from '../apis/crd';
+import { crd, managedResourceCrd } from '#apis/crd';
 import { managedKinds } from './registry';
 import { kubernetesProviderConfigCrd } from './kubernetes/crds';
 import { kubernetesClusterCrd } from './kubernetes/workload/cluster';

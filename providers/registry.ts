@@ -1,5 +1,5 @@
 // Every managed kind Chronoplane serves. Adding a kind means adding its folder and one line here.
-import type { ManagedKind } from '../core/managed-kind';
+import type { ManagedKind } from '#core/managed-kind';
 import { vpcKind } from './aws/ec2/vpc';
 import { subnetKind } from './aws/ec2/subnet';
 import { internetGatewayKind } from './aws/ec2/internetgateway';

@@ -2,7 +2,7 @@
 // and says how far it has applied the kind's changes only while it is watching.
 import { describe, expect, it } from 'vitest';
 import { KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import type { KindApi } from '../core/managed-kind';
+import type { KindApi } from '#core/managed-kind';
 import { watchKind } from './informers';
 
 const api = { group: 'ec2.aws.chronoplane.io', version: 'v1alpha1', kind: 'VPC', plural: 'vpcs' } as KindApi;

@@ -8,7 +8,7 @@
 // rest of the object, and with thousands of objects the cache is most of a process's heap.
 import { EventEmitter } from 'node:events';
 import { CustomObjectsApi, KubeConfig, ListWatch, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import { isClusterScoped, type KindApi } from '../core/managed-kind';
+import { isClusterScoped, type KindApi } from '#core/managed-kind';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export type WatchHandler = (api: KindApi, obj: KubernetesObject, type: WatchEventType) => void;

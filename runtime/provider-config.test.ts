@@ -2,8 +2,8 @@
 // namespace, a ClusterProviderConfig from the namespaces its selector matches, and every refusal
 // a message that names the config, the namespace and why.
 import { describe, expect, it } from 'vitest';
-import type { ClusterKind, ConnectContext } from '../core/external-client';
-import { ClassifiedError } from '../core/errors';
+import type { ClusterKind, ConnectContext } from '#core/external-client';
+import { ClassifiedError } from '#core/errors';
 import { describeLabelSelector, labelSelectorMatches, type LabelSelector } from './label-selector';
 import {
   providerConfigRefOf,

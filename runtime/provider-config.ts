@@ -7,9 +7,9 @@
 //
 // Both providers resolve through here: the AWS ProviderConfig pair (aws.chronoplane.io) and
 // provider-kubernetes' Crossplane v2 pair (kubernetes.m.crossplane.io).
-import type { ClusterKind, ConnectContext } from '../core/external-client';
-import type { ManagedResource } from '../core/managed-resource';
-import { ClassifiedError } from '../core/errors';
+import type { ClusterKind, ConnectContext } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
+import { ClassifiedError } from '#core/errors';
 import { labelSelectorMatches, describeLabelSelector, type LabelSelector } from './label-selector';
 
 export type { LabelSelector } from './label-selector';

@@ -4,7 +4,7 @@
 // past it, so a stack is not ready before a probe is refused.
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { CROSS_NAMESPACE_REFUSAL } from '../generate/admission';
+import { CROSS_NAMESPACE_REFUSAL } from '#generate/admission';
 import { kubectl } from './kubectl';
 import { repoRoot } from './paths';
 import { CommandFailedError } from './run-command';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { KubernetesClusterSpec } from '../providers/kubernetes/workload/cluster';
+import { KubernetesClusterSpec } from '#providers/kubernetes/workload/cluster';
 import { EXAMPLES_WORKLOAD_NAMESPACE, exampleKubernetesClusters, kubernetesClusterManifests } from './remote-clusters';
 import { repoRoot } from './paths';
 

@@ -9,7 +9,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../contract/search-attributes';
+import { SEARCH_ATTRIBUTE_FLAGS } from '#contract/search-attributes';
 import { ensureTemporalBinary, ensureTemporalServer, TEMPORAL_SERVER_VERSION, type TemporalServerTools } from './install';
 import type { PostgresServer } from './postgres';
 import { stopProcess, type ManagedProcess } from './processes';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ensureTemporalBinary } from './install';
 import { isRunning, stopProcess, type ManagedProcess } from './processes';
 import { httpProbe, startUntilReady, tcpProbe, waitUntilReady } from './readiness';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../contract/search-attributes';
+import { SEARCH_ATTRIBUTE_FLAGS } from '#contract/search-attributes';
 
 export const TEMPORAL_NAMESPACE = 'default';
 

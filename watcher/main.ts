@@ -1,9 +1,9 @@
 // Entry point: watch every registered managed kind and signal its workflows.
-import { loadKubeConfig } from '../runtime/kube-config';
+import { loadKubeConfig } from '#runtime/kube-config';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../runtime/config';
-import { createLogger } from '../runtime/logger';
-import { encryptingDataConverter, payloadKeysFromEnv } from '../runtime/payload-keys';
+import { loadConfig } from '#runtime/config';
+import { createLogger } from '#runtime/logger';
+import { encryptingDataConverter, payloadKeysFromEnv } from '#runtime/payload-keys';
 import { setUpWatcher } from './setup';
 
 const config = loadConfig('watcher');

@@ -5,13 +5,13 @@
 // object itself.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '../core/annotations';
-import type { GenericReference } from '../core/references/fields';
-import type { KindApi } from '../core/managed-kind';
-import type { ReferenceDeclaration } from '../core/references/declaration';
-import type { ResourceEvent } from '../contract/reconcile-workflow';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { GenericReference } from '#core/references/fields';
+import type { KindApi } from '#core/managed-kind';
+import type { ReferenceDeclaration } from '#core/references/declaration';
+import type { ResourceEvent } from '#contract/reconcile-workflow';
 import { ReferenceIndex } from './reference-index';
-import { testKindApi } from '../test/unit/kind-api';
+import { testKindApi } from '#test/unit/kind-api';
 
 const GROUP = 'ec2.aws.chronoplane.io';
 const V = `${GROUP}/v1alpha1`;

@@ -5,14 +5,14 @@
 // elsewhere), that object is woken, so a deletion waiting for it proceeds. It decides only whom
 // to wake; the workflows decide everything else. Rebuilt from the relist after a restart.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { EXTERNAL_NAME } from '../core/annotations';
-import { WAITING_FOR_DEPENDENTS } from '../core/conditions';
-import type { KindApi, ResourceRef } from '../core/managed-kind';
-import type { ManagedResource } from '../core/managed-resource';
-import type { ReferenceDeclaration } from '../core/references/declaration';
-import { dependenciesOf, keyOf, namedTargets, type Dependency } from '../runtime/references/dependencies';
-import { getValue } from '../core/references/fieldpath';
-import type { ResourceEvent } from '../contract/reconcile-workflow';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { WAITING_FOR_DEPENDENTS } from '#core/conditions';
+import type { KindApi, ResourceRef } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import type { ReferenceDeclaration } from '#core/references/declaration';
+import { dependenciesOf, keyOf, namedTargets, type Dependency } from '#runtime/references/dependencies';
+import { getValue } from '#core/references/fieldpath';
+import type { ResourceEvent } from '#contract/reconcile-workflow';
 
 export interface WakeUp {
   ref: ResourceRef;

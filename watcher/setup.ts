@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { managedKinds } from '../providers/registry';
-import { loadConfig } from '../runtime/config';
+import { managedKinds } from '#providers/registry';
+import { loadConfig } from '#runtime/config';
 import { WatcherMetrics } from './metrics';
 import { Watcher } from './watcher';
 import { LeaderElector, defaultIdentity } from './leader-election';
-import type { OwnWrites } from '../runtime/own-writes';
+import type { OwnWrites } from '#runtime/own-writes';
 
 export interface WatcherSetup {
   watcher: Watcher;

@@ -3,7 +3,7 @@
 // removing our finalizer (signalling it would race the workflow's own completion).
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { FINALIZER } from '../core/annotations';
+import { FINALIZER } from '#core/annotations';
 import { SignalFilter } from './signal-filter';
 
 const object = (uid: string, overrides: { generation?: number; finalizers?: string[]; deleting?: boolean; status?: string } = {}) =>

@@ -6,8 +6,8 @@
 //   Signalling it then races its completion: Temporal refuses to complete a workflow with an
 //   unhandled signal, and the worker replays the whole task, local activities included.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { FINALIZER } from '../core/annotations';
-import type { ResourceEvent } from '../contract/reconcile-workflow';
+import { FINALIZER } from '#core/annotations';
+import type { ResourceEvent } from '#contract/reconcile-workflow';
 import { fingerprint } from './fingerprint';
 
 interface LastSeen {

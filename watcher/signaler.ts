@@ -3,10 +3,10 @@
 // a burst becomes at most two signals and the workflow's pass covers them all. Failed signals
 // are retried with backoff; an event is never dropped because Temporal was briefly away.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput, type ResourceEvent } from '../contract/reconcile-workflow';
-import { workflowIdFor, type ResourceRef } from '../core/managed-kind';
+import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput, type ResourceEvent } from '#contract/reconcile-workflow';
+import { workflowIdFor, type ResourceRef } from '#core/managed-kind';
 import { isPermanentSignalError } from './signal-errors';
-import { ResourceKindKey, ResourceNameKey, ResourceNamespaceKey } from '../contract/search-attributes';
+import { ResourceKindKey, ResourceNameKey, ResourceNamespaceKey } from '#contract/search-attributes';
 
 export interface SignalRequest {
   ref: ResourceRef;

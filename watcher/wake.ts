@@ -1,8 +1,8 @@
 // Wake-ups from a kind's own watch of its external system (ConnectContext.wake), sent as the
 // watcher sends its wake-ups: a resourceEvent signal with `wake`, coalesced per resource by
 // the Signaler, so a burst of changes to one target becomes at most two signals.
-import type { ManagedResource } from '../core/managed-resource';
-import { groupOf } from '../runtime/references/dependencies';
+import type { ManagedResource } from '#core/managed-resource';
+import { groupOf } from '#runtime/references/dependencies';
 import type { Signaler } from './signaler';
 
 export function wakeBySignal(signaler: Pick<Signaler, 'enqueue'>): (mr: ManagedResource) => void {

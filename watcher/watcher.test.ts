@@ -5,10 +5,10 @@ import type { Client } from '@temporalio/client';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '../core/annotations';
-import { OwnWrites } from '../runtime/own-writes';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { OwnWrites } from '#runtime/own-writes';
 import { Watcher } from './watcher';
-import { testKindApi } from '../test/unit/kind-api';
+import { testKindApi } from '#test/unit/kind-api';
 
 const api = testKindApi;
 const vpcApi = api('VPC');

@@ -2,16 +2,16 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { KindApi } from '../core/managed-kind';
-import type { ReferenceDeclaration } from '../core/references/declaration';
-import { refFor, workflowIdFor } from '../core/managed-kind';
+import type { KindApi } from '#core/managed-kind';
+import type { ReferenceDeclaration } from '#core/references/declaration';
+import { refFor, workflowIdFor } from '#core/managed-kind';
 import { SignalFilter } from './signal-filter';
-import { watchKind, type KindWatch, type WatchHandler } from '../runtime/informers';
+import { watchKind, type KindWatch, type WatchHandler } from '#runtime/informers';
 import { Signaler } from './signaler';
 import type { WatcherMetrics } from './metrics';
-import type { ResourceEvent } from '../contract/reconcile-workflow';
+import type { ResourceEvent } from '#contract/reconcile-workflow';
 import { ReferenceIndex } from './reference-index';
-import type { OwnWrites } from '../runtime/own-writes';
+import type { OwnWrites } from '#runtime/own-writes';
 
 export interface WatcherOptions {
   kubeConfig: KubeConfig;

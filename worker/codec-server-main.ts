@@ -1,9 +1,9 @@
 // Entry point of the codec endpoint for the Temporal UI (see codec-server.ts): the same keys as
 // the worker, on 127.0.0.1 unless told otherwise. `npm run up` starts it beside the worker.
-import { EncryptionCodec } from '../runtime/payload-codec';
-import { payloadKeysFromEnv } from '../runtime/payload-keys';
-import { numberFrom } from '../runtime/config';
-import { createLogger } from '../runtime/logger';
+import { EncryptionCodec } from '#runtime/payload-codec';
+import { payloadKeysFromEnv } from '#runtime/payload-keys';
+import { numberFrom } from '#runtime/config';
+import { createLogger } from '#runtime/logger';
 import { createCodecServer } from './codec-server';
 
 const logger = createLogger('codec-server', process.env.LOG_LEVEL ?? 'info');

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { JSONToPayload, payloadToJSON } from '@temporalio/common/lib/proto-utils';
-import { EncryptionCodec, keyringOf } from '../runtime/payload-codec';
+import { EncryptionCodec, keyringOf } from '#runtime/payload-codec';
 import { createCodecServer } from './codec-server';
 
 const UI = 'http://127.0.0.1:8233';

@@ -2,8 +2,8 @@
 // is idempotent (an existing sweep is kept), so any number of workers may do it; a sweep that
 // ended (terminated by hand, say) is started afresh.
 import type { Client } from '@temporalio/client';
-import type { ManagedKind } from '../core/managed-kind';
-import { SWEEP_WORKFLOW, sweepWorkflowIdFor, type SweepInput, type SweepScope } from '../contract/sweep-workflow';
+import type { ManagedKind } from '#core/managed-kind';
+import { SWEEP_WORKFLOW, sweepWorkflowIdFor, type SweepInput, type SweepScope } from '#contract/sweep-workflow';
 
 export async function startSweeps(
   client: Client,

@@ -1,7 +1,7 @@
 // How the workflow reads what a failed activity reported.
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure } from '@temporalio/common';
-import { OBJECT_GONE } from '../core/errors';
+import { OBJECT_GONE } from '#core/errors';
 
 /**
  * The failure an activity reported, or undefined for anything else (a bug, a cancellation),

@@ -8,7 +8,7 @@ import {
   secondsUntilNextPass,
   BACKOFF_MAX_SECONDS,
 } from './decide';
-import { releasableWithoutProvider, type ExternalSnapshot, type ObjectSnapshot, type ReferenceObservation } from '../contract/observation';
+import { releasableWithoutProvider, type ExternalSnapshot, type ObjectSnapshot, type ReferenceObservation } from '#contract/observation';
 
 const object = (over: Partial<ObjectSnapshot> = {}): ObjectSnapshot => ({
   uid: 'u1',

@@ -17,10 +17,10 @@ import {
   unavailable,
   WAITING_FOR_DEPENDENTS,
   type ConditionUpdate,
-} from '../core/conditions';
-import { allows, deletesExternal } from '../core/management-policies';
-import type { PollIntervals } from '../core/managed-kind';
-import type { ExternalSnapshot, NoExternal, ObjectSnapshot, OwnedExternal, ReferenceObservation } from '../contract/observation';
+} from '#core/conditions';
+import { allows, deletesExternal } from '#core/management-policies';
+import type { PollIntervals } from '#core/managed-kind';
+import type { ExternalSnapshot, NoExternal, ObjectSnapshot, OwnedExternal, ReferenceObservation } from '#contract/observation';
 
 export type Step =
   | { kind: 'addFinalizer' }

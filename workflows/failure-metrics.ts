@@ -3,8 +3,8 @@
 // the workflow's metric meter, which the SDK keeps quiet during replay, so a replayed pass is
 // not counted twice.
 import * as wf from '@temporalio/workflow';
-import type { ResourceRef } from '../core/managed-kind';
-import type { PassObservation } from '../contract/observation';
+import type { ResourceRef } from '#core/managed-kind';
+import type { PassObservation } from '#contract/observation';
 
 export const RECONCILE_FAILURES = 'chronoplane_reconcile_failures';
 

@@ -2,13 +2,13 @@
 // (steps.ts), write the outcome back (status.ts), and say when to look again. The common pass is
 // one local activity that reads and observes and, only when something changed, one that writes.
 import * as wf from '@temporalio/workflow';
-import { conditionStatus, withSyncedNote, type Condition, type ConditionUpdate } from '../core/conditions';
-import type { ResourceRef } from '../core/managed-kind';
-import { hasSeen, latestResourceVersion } from '../runtime/resource-version';
-import type { CarriedState, ObjectKnowledge, PassSummary } from '../contract/reconcile-workflow';
-import type { ObjectSnapshot, PassObservation } from '../contract/observation';
-import type { EventNote } from '../contract/write-back';
-import { ReadyKey, SyncedKey } from '../contract/search-attributes';
+import { conditionStatus, withSyncedNote, type Condition, type ConditionUpdate } from '#core/conditions';
+import type { ResourceRef } from '#core/managed-kind';
+import { hasSeen, latestResourceVersion } from '#runtime/resource-version';
+import type { CarriedState, ObjectKnowledge, PassSummary } from '#contract/reconcile-workflow';
+import type { ObjectSnapshot, PassObservation } from '#contract/observation';
+import type { EventNote } from '#contract/write-back';
+import { ReadyKey, SyncedKey } from '#contract/search-attributes';
 import { backoffSeconds, conditionsAfterFailure, decide, noExternalAfter, ownedExternalAfter, secondsUntilNextPass } from './decide';
 import { countFailedPass, decisionFailureClass } from './failure-metrics';
 import { activityFailure, failureMessage } from './activity-failures';

@@ -8,22 +8,16 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
-import { World, newObject } from '../test/unit/world';
-import type { PassObservation, ReferenceObservation } from '../contract/observation';
-import type { ReconcileActivities } from '../contract/reconcile-activities';
+import { bundleWorkflows, startTestEnvironment } from '#test/unit/temporal-env';
+import { World, newObject } from '#test/unit/world';
+import type { PassObservation, ReferenceObservation } from '#contract/observation';
+import type { ReconcileActivities } from '#contract/reconcile-activities';
 import { deletionBlockedBy } from './decide';
-import { releasableWithoutProvider } from '../contract/observation';
-import { withSyncedNote } from '../core/conditions';
-import {
-  RECONCILE_WORKFLOW,
-  reconcileNowUpdate,
-  resourceEventSignal,
-  stateQuery,
-  type ReconcileInput,
-} from '../contract/reconcile-workflow';
-import { ReadyKey, SyncedKey } from '../contract/search-attributes';
-import { workflowIdFor, type ResourceRef } from '../core/managed-kind';
+import { releasableWithoutProvider } from '#contract/observation';
+import { withSyncedNote } from '#core/conditions';
+import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery, type ReconcileInput } from '#contract/reconcile-workflow';
+import { ReadyKey, SyncedKey } from '#contract/search-attributes';
+import { workflowIdFor, type ResourceRef } from '#core/managed-kind';
 
 const { EventType } = temporal.api.enums.v1;
 let env: TestWorkflowEnvironment;

@@ -5,7 +5,7 @@
 // Changing what this workflow or its pass does to a running workflow's commands needs patched()
 // and a recorded history (docs/upgrades.md); test/replay replays every recorded one.
 import * as wf from '@temporalio/workflow';
-import { latestResourceVersion } from '../runtime/resource-version';
+import { latestResourceVersion } from '#runtime/resource-version';
 import {
   reconcileNowUpdate,
   resourceEventSignal,
@@ -13,7 +13,7 @@ import {
   type CarriedState,
   type PassSummary,
   type ReconcileInput,
-} from '../contract/reconcile-workflow';
+} from '#contract/reconcile-workflow';
 import { reconcilePass, seenAlready } from './pass';
 
 /** Keeps each run's history small: replaying it is cheap, and so is storing it in SQLite. */

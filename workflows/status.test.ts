@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { available, mergeConditions, reconcileSuccess } from '../core/conditions';
-import { withSyncedNote } from '../core/conditions';
+import { available, mergeConditions, reconcileSuccess } from '#core/conditions';
+import { withSyncedNote } from '#core/conditions';
 import { planWriteBack } from './status';
-import { sameJson } from '../core/same-json';
-import type { ObjectSnapshot } from '../contract/observation';
+import { sameJson } from '#core/same-json';
+import type { ObjectSnapshot } from '#contract/observation';
 
 const settled = (atProvider: unknown): ObjectSnapshot => ({
   uid: 'u',

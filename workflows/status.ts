@@ -1,9 +1,9 @@
 // Decides what a pass writes back to the object. Pure, so the workflow can call it, and so the
 // steady state (nothing to write) is easy to test: that is what keeps a quiet pass cheap.
-import { mergeConditions, sameConditions, withSyncedNote, type ConditionUpdate } from '../core/conditions';
-import type { EventNote, MirrorLeftOut, WriteBack } from '../contract/write-back';
-import type { ObjectSnapshot } from '../contract/observation';
-import { sameJson } from '../core/same-json';
+import { mergeConditions, sameConditions, withSyncedNote, type ConditionUpdate } from '#core/conditions';
+import type { EventNote, MirrorLeftOut, WriteBack } from '#contract/write-back';
+import type { ObjectSnapshot } from '#contract/observation';
+import { sameJson } from '#core/same-json';
 
 export function planWriteBack(
   object: ObjectSnapshot,

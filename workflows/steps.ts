@@ -2,10 +2,10 @@
 // what the workflow knows (carried state): the versions it wrote, which external resource exists,
 // and the observation a create or delete already answered for the pass after it.
 import * as wf from '@temporalio/workflow';
-import type { ReconcileActivities } from '../contract/reconcile-activities';
-import type { ResourceRef } from '../core/managed-kind';
-import type { CarriedState } from '../contract/reconcile-workflow';
-import type { EventNote } from '../contract/write-back';
+import type { ReconcileActivities } from '#contract/reconcile-activities';
+import type { ResourceRef } from '#core/managed-kind';
+import type { CarriedState } from '#contract/reconcile-workflow';
+import type { EventNote } from '#contract/write-back';
 import type { Step } from './decide';
 import { activityFailure, failureMessage, isObjectGone } from './activity-failures';
 

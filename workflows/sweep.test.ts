@@ -8,11 +8,11 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bundleWorkflows, startTestEnvironment } from '../test/unit/temporal-env';
-import { World } from '../test/unit/world';
-import type { SweepActivities } from '../contract/sweep-workflow';
-import { workflowIdFor, type ResourceRef } from '../core/managed-kind';
-import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput } from '../contract/reconcile-workflow';
+import { bundleWorkflows, startTestEnvironment } from '#test/unit/temporal-env';
+import { World } from '#test/unit/world';
+import type { SweepActivities } from '#contract/sweep-workflow';
+import { workflowIdFor, type ResourceRef } from '#core/managed-kind';
+import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput } from '#contract/reconcile-workflow';
 import {
   SWEEP_WORKFLOW,
   sweepStateQuery,
@@ -20,7 +20,7 @@ import {
   type SweepInput,
   type SweepOutcome,
   type WakeTarget,
-} from '../contract/sweep-workflow';
+} from '#contract/sweep-workflow';
 
 let env: TestWorkflowEnvironment;
 let bundle: WorkflowBundleWithSourceMap;

@@ -5,10 +5,10 @@
 // object, so the resource's own pass stays the one reconciler, and settled resources cost
 // next to nothing between sweeps. Durable, and visible in the UI as `sweep/<Kind>.<group>`.
 import * as wf from '@temporalio/workflow';
-import type { SweepActivities } from '../contract/sweep-workflow';
-import { workflowIdFor } from '../core/managed-kind';
-import { resourceEventSignal } from '../contract/reconcile-workflow';
-import { sweepStateQuery, type SweepInput, type SweepScope, type SweepState, type WakeTarget } from '../contract/sweep-workflow';
+import type { SweepActivities } from '#contract/sweep-workflow';
+import { workflowIdFor } from '#core/managed-kind';
+import { resourceEventSignal } from '#contract/reconcile-workflow';
+import { sweepStateQuery, type SweepInput, type SweepScope, type SweepState, type WakeTarget } from '#contract/sweep-workflow';
 
 // A sweep of 10,000 resources is about 20 list pages and 50 EC2 calls. It heartbeats (the
 // worker wraps it, activities/heartbeat.ts), so a dead worker's sweep is retried within 30 s.

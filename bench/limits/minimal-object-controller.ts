@@ -16,12 +16,12 @@ import {
   type KubeConfig,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import { FINALIZER } from '../../core/annotations';
-import { available, mergeConditions, reconcileSuccess } from '../../core/conditions';
-import { objectApi } from '../../providers/kubernetes/object/schema';
-import { KeepAliveKubeConfig } from '../../runtime/kube-config';
-import { apiVersionOf } from '../../core/managed-kind';
-import { PlainObjectApi } from '../../runtime/plain-object-api';
+import { FINALIZER } from '#core/annotations';
+import { available, mergeConditions, reconcileSuccess } from '#core/conditions';
+import { objectApi } from '#providers/kubernetes/object/schema';
+import { KeepAliveKubeConfig } from '#runtime/kube-config';
+import { apiVersionOf } from '#core/managed-kind';
+import { PlainObjectApi } from '#runtime/plain-object-api';
 import { mapWithConcurrency } from '../parallel';
 
 /** The definition of the limit, and the concurrency of every row's creates and deletes. */

@@ -7,12 +7,12 @@
 // namespace our watcher does not watch, it says how far from the floor we are.
 import { CreateVpcCommand, DeleteVpcCommand } from '@aws-sdk/client-ec2';
 import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { EXTERNAL_NAME, FINALIZER } from '../../core/annotations';
-import { available, mergeConditions, reconcileSuccess } from '../../core/conditions';
-import { desiredTags, mapToTags } from '../../providers/aws/tags';
-import { toAtProvider } from '../../providers/aws/ec2/vpc/convert';
-import { vpcApi, type VpcObservation, type VpcParameters } from '../../providers/aws/ec2/vpc/schema';
-import type { ManagedResource } from '../../core/managed-resource';
+import { EXTERNAL_NAME, FINALIZER } from '#core/annotations';
+import { available, mergeConditions, reconcileSuccess } from '#core/conditions';
+import { desiredTags, mapToTags } from '#providers/aws/tags';
+import { toAtProvider } from '#providers/aws/ec2/vpc/convert';
+import { vpcApi, type VpcObservation, type VpcParameters } from '#providers/aws/ec2/vpc/schema';
+import type { ManagedResource } from '#core/managed-resource';
 import { benchEc2Client } from '../bench-ec2';
 import { benchVpcObject } from '../bench-vpcs';
 import { mapWithConcurrency } from '../parallel';

@@ -13,7 +13,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { kubectl } from '../../stack/kubectl';
+import { kubectl } from '#stack/kubectl';
 import { phaseBetween, readProbe, type PhaseFigures, type ProbeTarget } from '../phase-probe';
 import { keyOfObject, watchObjects } from '../watch-objects';
 

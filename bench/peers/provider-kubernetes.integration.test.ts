@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderKubernetes, type ProviderKubernetesPeer } from './provider-kubernetes';
-import { eventually, remoteCluster, remoteKubectl } from '../../test/integration/harness';
-import { runKubectl } from '../../test/integration/kubectl';
+import { eventually, remoteCluster, remoteKubectl } from '#test/integration/harness';
+import { runKubectl } from '#test/integration/kubectl';
 
 const TARGET = 'remote-1';
 

@@ -9,14 +9,14 @@
 import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { kubeconfigPathOf, startKubeCluster } from '../../stack/kube';
-import { kubectl } from '../../stack/kubectl';
-import { binDir, cacheDir } from '../../stack/paths';
-import { startProcess, type ManagedProcess } from '../../stack/processes';
-import { progress } from '../../stack/progress';
-import { waitUntilReady } from '../../stack/readiness';
-import { commandExists, runCommand } from '../../stack/run-command';
-import { isExecutable, readStamp } from '../../stack/stamps';
+import { kubeconfigPathOf, startKubeCluster } from '#stack/kube';
+import { kubectl } from '#stack/kubectl';
+import { binDir, cacheDir } from '#stack/paths';
+import { startProcess, type ManagedProcess } from '#stack/processes';
+import { progress } from '#stack/progress';
+import { waitUntilReady } from '#stack/readiness';
+import { commandExists, runCommand } from '#stack/run-command';
+import { isExecutable, readStamp } from '#stack/stamps';
 import { assertPortFree, copyCrds, distinctFreePorts, providerEnvironment, writeServingCertDir, yamlFiles } from './support';
 
 export const PROVIDER_KUBERNETES_MODULE = 'github.com/crossplane-contrib/provider-kubernetes';

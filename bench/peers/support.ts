@@ -6,8 +6,8 @@ import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promi
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { pkiPaths } from '../../stack/pki';
-import { freePort } from '../../stack/ports';
+import { pkiPaths } from '#stack/pki';
+import { freePort } from '#stack/ports';
 
 /**
  * Copies the module's CRDs, dropping any spec.conversion: Crossplane's package manager would

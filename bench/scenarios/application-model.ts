@@ -9,8 +9,8 @@
 // waves are part of what is measured. Every templated object carries the run's label and a
 // revision label; the update raises the revision of every template at once (and a ConfigMap's
 // data value with it), and an object in the target shows the change once its label does.
-import { apiVersionOf } from '../../core/managed-kind';
-import { kubernetesApplicationApi } from '../../providers/kubernetes/workload/application/schema';
+import { apiVersionOf } from '#core/managed-kind';
+import { kubernetesApplicationApi } from '#providers/kubernetes/workload/application/schema';
 
 /** On the application, its resources and every object in the target: the run they belong to. */
 export const RUN_LABEL = 'chronoplane.dev/bench-run';

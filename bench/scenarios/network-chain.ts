@@ -18,8 +18,8 @@
 // (bench/ec2-latencies.ts), which only waking each dependent the moment its targets are Ready
 // can approach.
 import { join } from 'node:path';
-import { applyDefaultProviderConfig } from '../../stack/cluster-bootstrap';
-import { repoRoot } from '../../stack/paths';
+import { applyDefaultProviderConfig } from '#stack/cluster-bootstrap';
+import { repoRoot } from '#stack/paths';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { ec2Inventory, formatLeftovers, inventoryAdded } from '../ec2-inventory';
 import { formatCounts, formatSeconds, percentile, table } from '../measure';

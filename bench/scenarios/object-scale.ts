@@ -21,11 +21,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import { objectApi } from '../../providers/kubernetes/object/schema';
-import { refFor } from '../../core/managed-kind';
-import { applyCrds } from '../../stack/cluster-bootstrap';
-import { startKubeCluster } from '../../stack/kube';
-import { applyRemoteProviderConfigs, registerRemoteClusters } from '../../stack/remote-clusters';
+import { objectApi } from '#providers/kubernetes/object/schema';
+import { refFor } from '#core/managed-kind';
+import { applyCrds } from '#stack/cluster-bootstrap';
+import { startKubeCluster } from '#stack/kube';
+import { applyRemoteProviderConfigs, registerRemoteClusters } from '#stack/remote-clusters';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { historyCost, perWorkflow } from '../history-cost';
 import {

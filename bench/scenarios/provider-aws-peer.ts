@@ -12,9 +12,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMoto } from '../../stack/moto';
+import { startMoto } from '#stack/moto';
 import { ensureProviderAws, PROVIDER_AWS_VERSION, startProviderAws } from '../peers/provider-aws';
-import { freePort } from '../../stack/ports';
+import { freePort } from '#stack/ports';
 import { ec2Inventory, formatLeftovers, inventoryAdded } from '../ec2-inventory';
 import { minimalCreateSeconds, REALISTIC_EC2_LATENCIES } from '../ec2-latencies';
 import { startEc2LatencyProxy, type Ec2LatencyProxy } from '../ec2-latency-proxy';

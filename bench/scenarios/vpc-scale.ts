@@ -12,12 +12,12 @@
 // The worker runs at the default poll interval throughout: a short poll would make the idle
 // window measure polling that no user runs.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EXTERNAL_NAME } from '../../core/annotations';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { kindFor } from '../../providers/registry';
-import { refFor, workflowIdFor } from '../../core/managed-kind';
-import { reconcileNowUpdate } from '../../contract/reconcile-workflow';
-import { MOTO_PLAIN_LOOKUPS_ENV } from '../../stack/moto';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
+import { kindFor } from '#providers/registry';
+import { refFor, workflowIdFor } from '#core/managed-kind';
+import { reconcileNowUpdate } from '#contract/reconcile-workflow';
+import { MOTO_PLAIN_LOOKUPS_ENV } from '#stack/moto';
 import { applyBenchVpcs, benchVpcName } from '../bench-vpcs';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { measureDriftCorrection } from '../drift';

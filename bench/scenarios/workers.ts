@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { encryptingDataConverter, parsePayloadKeys } from '../../runtime/payload-keys';
-import { ensureInstalled } from '../../stack/install';
-import { kubectl } from '../../stack/kubectl';
-import { freePort } from '../../stack/ports';
-import { startTestStack } from '../../stack/test-stack';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
+import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
+import { ensureInstalled } from '#stack/install';
+import { kubectl } from '#stack/kubectl';
+import { freePort } from '#stack/ports';
+import { startTestStack } from '#stack/test-stack';
 import {
   startController,
   startWorkers,
@@ -26,7 +26,7 @@ import {
   TASK_QUEUE,
   workerName,
   type WorkerInstance,
-} from '../../stack/controllers';
+} from '#stack/controllers';
 import { applyBenchVpcs } from '../bench-vpcs';
 import type { BenchStack } from '../chronoplane-stack';
 import { percentile, RssSampler, table, formatSeconds } from '../measure';

@@ -3,7 +3,7 @@
 // generator, the resolver and the watcher all derive these names from the same declaration.
 import { describe, expect, it } from 'vitest';
 import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from './declaration';
-import { testKindApi } from '../../test/unit/kind-api';
+import { testKindApi } from '#test/unit/kind-api';
 
 const api = testKindApi;
 

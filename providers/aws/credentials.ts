@@ -2,9 +2,9 @@
 // that calls this: they are never returned to a workflow, logged, or written to status.
 import { parse as parseIni } from 'ini';
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
-import type { ConnectContext } from '../../core/external-client';
-import { ClassifiedError } from '../../core/errors';
-import { readProviderConfig, type ConfigUser, type ResolvedProviderConfig } from '../../runtime/provider-config';
+import type { ConnectContext } from '#core/external-client';
+import { ClassifiedError } from '#core/errors';
+import { readProviderConfig, type ConfigUser, type ResolvedProviderConfig } from '#runtime/provider-config';
 import { awsProviderConfigKinds, OWN_CREDENTIALS_ONLY, type ClusterProviderConfigSpec } from './providerconfig';
 
 export interface AwsClientSettings {

@@ -1,9 +1,9 @@
 // The EC2 client a managed resource gets comes from the config it names, resolved per full scope:
 // two tenants' same-named ProviderConfigs never share cached settings or clients.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConnectContext } from '../../core/external-client';
-import type { ManagedResource } from '../../core/managed-resource';
-import { ClassifiedError } from '../../core/errors';
+import type { ConnectContext } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
+import { ClassifiedError } from '#core/errors';
 import { ec2ClientFor, forgetAwsSettings } from './ec2-client';
 
 const ini = (key: string) => `[default]\naws_access_key_id = ${key}\naws_secret_access_key = s\n`;

@@ -4,8 +4,8 @@
 // per call.
 import { createHash } from 'node:crypto';
 import { EC2Client } from '@aws-sdk/client-ec2';
-import type { ConnectContext } from '../../core/external-client';
-import { checkProviderConfigUse, providerConfigScopeKey, type ConfigUser } from '../../runtime/provider-config';
+import type { ConnectContext } from '#core/external-client';
+import { checkProviderConfigUse, providerConfigScopeKey, type ConfigUser } from '#runtime/provider-config';
 import { readAwsSettings, type AwsClientSettings, type AwsProviderConfig } from './credentials';
 import { countEc2Calls } from './call-metrics';
 

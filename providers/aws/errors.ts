@@ -1,7 +1,7 @@
 // Sorts AWS SDK errors into failure classes. The SDK already knows whether it would retry
 // ($retryable, $fault); we add the AWS error codes that mean "your input is wrong" or
 // "your credentials are wrong", so those fail fast and show in Synced instead of retrying.
-import { ClassifiedError, isConnectionFailure, type FailureClass } from '../../core/errors';
+import { ClassifiedError, isConnectionFailure, type FailureClass } from '#core/errors';
 
 const AUTH_CODES = new Set([
   'AuthFailure',

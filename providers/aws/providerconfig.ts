@@ -4,10 +4,10 @@
 // namespaceSelector. Where credentials come from and which endpoint to call; their status never
 // holds credentials, only the name of the Secret that does.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, withRules, type CelRule } from '../../core/schema';
-import { NamespaceSelector } from '../../apis/label-selector';
-import type { KindApi } from '../../core/managed-kind';
-import type { ProviderConfigKinds } from '../../runtime/provider-config';
+import { Doc, DocString, withRules, type CelRule } from '#core/schema';
+import { NamespaceSelector } from '#apis/label-selector';
+import type { KindApi } from '#core/managed-kind';
+import type { ProviderConfigKinds } from '#runtime/provider-config';
 
 export const providerConfigApi: KindApi & { kind: 'ProviderConfig' } = {
   group: 'aws.chronoplane.io',

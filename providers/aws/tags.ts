@@ -1,9 +1,9 @@
 // External resource labeling (seed 001, "External Resource Labeling"), plus the uid tag that
 // lets Create find what an interrupted earlier attempt already made.
-import type { ExternalClaim } from '../../core/external-client';
-import type { ManagedResource } from '../../core/managed-resource';
-import type { KindApi } from '../../core/managed-kind';
-import { providerConfigRefOf } from '../../runtime/provider-config';
+import type { ExternalClaim } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
+import type { KindApi } from '#core/managed-kind';
+import { providerConfigRefOf } from '#runtime/provider-config';
 
 export const PROVIDER_NAME = 'provider-chronoplane-aws';
 export const UID_TAG = 'chronoplane.io/uid';

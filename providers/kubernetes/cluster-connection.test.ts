@@ -3,9 +3,9 @@
 // missing or malformed Secret is a clear, non-retryable error that names the Secret and never
 // repeats its content.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConnectContext, ControlObjectKey } from '../../core/external-client';
-import type { ManagedResource } from '../../core/managed-resource';
-import { ClassifiedError } from '../../core/errors';
+import type { ConnectContext, ControlObjectKey } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
+import { ClassifiedError } from '#core/errors';
 import { connectToCluster, connectToKubernetesCluster, forgetClusterConnections } from './cluster-connection';
 
 const KUBECONFIG = `apiVersion: v1

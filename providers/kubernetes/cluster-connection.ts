@@ -12,10 +12,10 @@
 // by a hash. One place for every kind that talks to a target cluster.
 import { createHash } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { ConnectContext } from '../../core/external-client';
-import type { ManagedResource } from '../../core/managed-resource';
-import { ClassifiedError } from '../../core/errors';
-import { KeepAliveKubeConfig, impersonating, loadKubeConfig } from '../../runtime/kube-config';
+import type { ConnectContext } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import { KeepAliveKubeConfig, impersonating, loadKubeConfig } from '#runtime/kube-config';
 import { assertKubeconfigIsInline } from './kubeconfig-safety';
 import {
   checkProviderConfigUse,
@@ -24,7 +24,7 @@ import {
   readProviderConfig,
   type ConfigUser,
   type ResolvedProviderConfig,
-} from '../../runtime/provider-config';
+} from '#runtime/provider-config';
 import { kubernetesProviderConfigApi, type KubernetesProviderConfigSpec } from './providerconfig';
 import { modernProviderConfigKinds, type ModernClusterProviderConfigSpec } from './modern-providerconfigs';
 import { KUBECONFIG_SECRET_KEY, kubernetesClusterKey, type KubernetesCluster, type KubernetesClusterRef } from './workload/cluster';

@@ -1,6 +1,6 @@
 // The Kubernetes provider's ProviderConfig CRD. The Object's comes from the registry, as every
 // managed kind's does (apis/crd.ts managedResourceCrd).
-import { crd, managedResourceCrd } from '../../apis/crd';
+import { crd, managedResourceCrd } from '#apis/crd';
 import { objectKind } from './object';
 import { KubernetesProviderConfigSpec, KubernetesProviderConfigStatus, kubernetesProviderConfigApi } from './providerconfig';
 

@@ -6,7 +6,7 @@
 // account token, an admin certificate). So a kubeconfig from a Secret may only carry its
 // credentials inline; the check runs before the library sees the text.
 import { parse } from 'yaml';
-import { ClassifiedError } from '../../core/errors';
+import { ClassifiedError } from '#core/errors';
 
 /** Fields that make the client run something or read a file of the worker's, with where they sit. */
 const REFUSED_USER_FIELDS = ['exec', 'auth-provider', 'client-certificate', 'client-key', 'tokenFile', 'token-file'] as const;

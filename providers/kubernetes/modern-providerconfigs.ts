@@ -10,12 +10,12 @@
 // it manages only namespaced objects of its own namespace: the resolved connection carries
 // `restrictToNamespace` (cluster-connection.ts) and the Object client refuses other targets.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, withRules } from '../../core/schema';
-import { ConditionSchema } from '../../core/managed';
-import { NamespaceSelector } from '../../apis/label-selector';
-import { crd } from '../../apis/crd';
-import type { KindApi } from '../../core/managed-kind';
-import type { ProviderConfigKinds } from '../../runtime/provider-config';
+import { Doc, DocString, withRules } from '#core/schema';
+import { ConditionSchema } from '#core/managed';
+import { NamespaceSelector } from '#apis/label-selector';
+import { crd } from '#apis/crd';
+import type { KindApi } from '#core/managed-kind';
+import type { ProviderConfigKinds } from '#runtime/provider-config';
 
 export const MODERN_GROUP = 'kubernetes.m.crossplane.io';
 

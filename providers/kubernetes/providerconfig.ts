@@ -4,8 +4,8 @@
 // cloud identities are refused at admission with a message that says so, not accepted and
 // left to fail later.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, withRules } from '../../core/schema';
-import type { KindApi } from '../../core/managed-kind';
+import { Doc, DocString, withRules } from '#core/schema';
+import type { KindApi } from '#core/managed-kind';
 
 export const kubernetesProviderConfigApi: KindApi = {
   group: 'kubernetes.crossplane.io',

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, remoteCluster } from '../../test/integration/harness';
+import { eventually, remoteCluster } from '#test/integration/harness';
 import { TargetWatches, type TargetKey } from './target-watches';
 
 let kubeConfig: KubeConfig;

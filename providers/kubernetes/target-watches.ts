@@ -4,10 +4,10 @@
 // changed object within a moment instead of at their next poll. Thousands of Objects wrapping
 // ConfigMaps in one cluster cost one watch, not thousands of GETs per poll interval.
 import { KubeConfig, Watch, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import { watchKind, type KindWatch } from '../../runtime/informers';
-import type { KindApi } from '../../core/managed-kind';
-import { hasSeen } from '../../runtime/resource-version';
-import { PlainObjectApi } from '../../runtime/plain-object-api';
+import { watchKind, type KindWatch } from '#runtime/informers';
+import type { KindApi } from '#core/managed-kind';
+import { hasSeen } from '#runtime/resource-version';
+import { PlainObjectApi } from '#runtime/plain-object-api';
 
 /** Identifies one object in one target cluster. */
 export interface TargetKey {

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { withinNamespace } from './boundaries';
 import { dependenciesOf } from './dependencies';
-import type { GenericReference } from '../../core/references/fields';
-import type { ManagedResource } from '../../core/managed-resource';
-import type { KindApi } from '../../core/managed-kind';
+import type { GenericReference } from '#core/references/fields';
+import type { ManagedResource } from '#core/managed-resource';
+import type { KindApi } from '#core/managed-kind';
 
 const vpcApi = { group: 'ec2.aws.chronoplane.io', kind: 'VPC' } as KindApi;
 const objectOf = (namespace: string | undefined, references: GenericReference[], forProvider: Record<string, unknown> = {}) =>

@@ -4,11 +4,11 @@
 // and the watcher's index.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GenericReference } from '../../core/references/fields';
-import type { ManagedResource } from '../../core/managed-resource';
-import type { ReferenceDeclaration } from '../../core/references/declaration';
+import type { GenericReference } from '#core/references/fields';
+import type { ManagedResource } from '#core/managed-resource';
+import type { ReferenceDeclaration } from '#core/references/declaration';
 import { dependenciesOf, describeKey, groupOf, keyOf, namedTargets, parseKey, type Dependency, type ObjectKey } from './dependencies';
-import { testKindApi } from '../../test/unit/kind-api';
+import { testKindApi } from '#test/unit/kind-api';
 
 const GROUP = 'ec2.aws.chronoplane.io';
 const api = testKindApi;

@@ -2,9 +2,9 @@
 // `securityGroupIdRefs`, selectors) from its kind's declarations, and generic references
 // (`spec.references[]`). Pure, so the resolver, the watcher's wake-up index, the deletion guard
 // and cycle detection all see the same graph.
-import type { ReferencePolicy, ReferenceSelector, TypedReference } from '../../core/references/fields';
-import type { ManagedResource } from '../../core/managed-resource';
-import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from '../../core/references/declaration';
+import type { ReferencePolicy, ReferenceSelector, TypedReference } from '#core/references/fields';
+import type { ManagedResource } from '#core/managed-resource';
+import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from '#core/references/declaration';
 
 /** An object's identity; `namespace` is '' for cluster-scoped objects. */
 export interface ObjectKey {

@@ -4,14 +4,14 @@
 // targets by key, selector candidates by label in name order), and every row also checks two
 // invariants: `resolved` is the input with exactly the writes applied, and the input is untouched.
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '../../core/annotations';
-import type { GenericReference } from '../../core/references/fields';
-import type { ManagedResource } from '../../core/managed-resource';
-import type { ReferenceDeclaration } from '../../core/references/declaration';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { GenericReference } from '#core/references/fields';
+import type { ManagedResource } from '#core/managed-resource';
+import type { ReferenceDeclaration } from '#core/references/declaration';
 import { dependenciesOf, groupOf, keyOf, namedTargets, type Dependency } from './dependencies';
-import { getValue, setValue } from '../../core/references/fieldpath';
+import { getValue, setValue } from '#core/references/fieldpath';
 import { isReady, resolveReferences, type KubeObject, type Resolution } from './resolution';
-import { testKindApi } from '../../test/unit/kind-api';
+import { testKindApi } from '#test/unit/kind-api';
 
 const GROUP = 'ec2.aws.chronoplane.io';
 const V = `${GROUP}/v1alpha1`;

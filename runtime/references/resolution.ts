@@ -3,10 +3,10 @@
 // forProvider is exactly what goes to the provider; a target that is missing or not Ready
 // leaves the reference unresolved; errors outrank waiting, waiting outranks resolved. Pure:
 // values stay in the activity and never reach workflow history.
-import { EXTERNAL_NAME } from '../../core/annotations';
-import type { ReferencePolicy } from '../../core/references/fields';
-import { FieldPathError, getValue, hasPrefix, parseFieldPath, setValue, type Segment } from '../../core/references/fieldpath';
-import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from '../../core/references/declaration';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ReferencePolicy } from '#core/references/fields';
+import { FieldPathError, getValue, hasPrefix, parseFieldPath, setValue, type Segment } from '#core/references/fieldpath';
+import { refFieldOf, selectorFieldOf, type ReferenceDeclaration } from '#core/references/declaration';
 import { describeKey, keyOf, type Dependency, type ObjectKey } from './dependencies';
 
 /** An object as read from the API server. */

@@ -1,7 +1,7 @@
 // Resolved values go to our own API server with strict field validation, so a toFieldPath that
 // names no field of the kind is refused instead of pruned: a reference that writes nowhere must
 // never report success. This turns the API server's refusal into a message that names the path.
-import { parseFieldPath } from '../../core/references/fieldpath';
+import { parseFieldPath } from '#core/references/fieldpath';
 
 /** The fields a strict write was refused for, as the API server names them (`spec.forProvider.x`). */
 export function unknownFields(apiMessage: string): string[] {

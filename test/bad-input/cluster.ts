@@ -3,7 +3,7 @@
 // manifests at once, and listing every object of interest in one call per poll.
 import { KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
-import { PlainObjectApi } from '../../runtime/plain-object-api';
+import { PlainObjectApi } from '#runtime/plain-object-api';
 import { runKubectl } from '../integration/kubectl';
 import type { Manifest } from './case';
 

@@ -8,10 +8,10 @@
 // - on top, a few wake-ups by signal: a change of the object or of what it refers to.
 // A pass on the pending poll (5 s) for ever, or a failure that never backs off, exceeds it.
 import type { Client } from '@temporalio/client';
-import { managedKinds } from '../../providers/registry';
-import { workflowIdFor } from '../../core/managed-kind';
-import { stateQuery } from '../../contract/reconcile-workflow';
-import { backoffSeconds } from '../../workflows/decide';
+import { managedKinds } from '#providers/registry';
+import { workflowIdFor } from '#core/managed-kind';
+import { stateQuery } from '#contract/reconcile-workflow';
+import { backoffSeconds } from '#workflows/decide';
 import type { ObjectId } from './cluster';
 
 /** The one window in which every object's passes are counted: the corpus pays for it once. */

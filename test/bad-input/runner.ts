@@ -1,7 +1,7 @@
 // The corpus runner's model of the cases: each case's manifests made ready to apply (its
 // namespace filled in, the namespace placeholder replaced), the objects they make, and the
 // rules a case must follow so that what it leaves behind can be traced to it.
-import { findKind } from '../../providers/registry';
+import { findKind } from '#providers/registry';
 import { CORPUS_NAMESPACE, isRefused, type BadInputCase, type ExplainedInCondition, type Manifest } from './case';
 import { Discovery, describeId, groupOf, keyOf, type ApiResource, type ObjectId, type StoredCondition } from './cluster';
 

@@ -2,7 +2,7 @@
 // Ready; then deleted to nothing at the EC2 endpoint in dependency order, with no
 // DependencyViolation from EC2 and no object left on its finalizer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEc2CallCounts, summarizeEc2Calls } from '../../bench/ec2-call-counter';
+import { readEc2CallCounts, summarizeEc2Calls } from '#bench/ec2-call-counter';
 import { ControlPlane, condition, eventually } from './harness';
 import {
   NETWORK_DIR,

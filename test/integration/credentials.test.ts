@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { ControlPlane, condition, eventually, vpcManifest } from './harness';
-import { refFor, workflowIdFor } from '../../core/managed-kind';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { reconcileNowUpdate } from '../../contract/reconcile-workflow';
+import { refFor, workflowIdFor } from '#core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
+import { reconcileNowUpdate } from '#contract/reconcile-workflow';
 
 let plane: ControlPlane;
 beforeAll(async () => {

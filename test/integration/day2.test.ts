@@ -12,8 +12,8 @@ import { inject } from 'vitest';
 import { CreateTagsCommand } from '@aws-sdk/client-ec2';
 import { ControlPlane, condition, eventually, vpcManifest, type VpcObject } from './harness';
 import { readManifests } from './network';
-import { POLL_INTERVAL, RECONCILE_REQUESTED_AT } from '../../runtime/reconcile-annotations';
-import { PAUSED } from '../../core/annotations';
+import { POLL_INTERVAL, RECONCILE_REQUESTED_AT } from '#runtime/reconcile-annotations';
+import { PAUSED } from '#core/annotations';
 
 const HOUR = '3600';
 let plane: ControlPlane;

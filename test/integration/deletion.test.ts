@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteVpcCommand } from '@aws-sdk/client-ec2';
 import { ControlPlane, condition, eventually, vpcManifest, type VpcObject } from './harness';
 import { TcpRelay } from './tcp-relay';
-import { workflowIdFor, refFor } from '../../core/managed-kind';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
+import { workflowIdFor, refFor } from '#core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
 
 const FINALIZER = 'finalizer.managedresource.crossplane.io';
 const M_OBJECTS = 'objects.kubernetes.m.crossplane.io';

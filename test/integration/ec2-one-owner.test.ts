@@ -13,7 +13,7 @@ import {
   DescribeInternetGatewaysCommand,
   DescribeRouteTablesCommand,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../core/annotations';
+import { EXTERNAL_NAME } from '#core/annotations';
 import { ControlPlane, condition, eventually } from './harness';
 import { ownProviderConfigRef, useOwnProviderConfig } from './network';
 

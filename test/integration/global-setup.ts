@@ -7,11 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { ensureInstalled } from '../../stack/install';
-import { REMOTE_CLUSTER_NAMES, startTestStack } from '../../stack/test-stack';
-import { bundleWorkflowCode } from '../../stack/controllers';
-import { CONTROLLER_USER_GROUP } from '../../stack/controller-identity';
-import { MOTO_COUNT_REQUESTS_ENV } from '../../bench/ec2-call-counter';
+import { ensureInstalled } from '#stack/install';
+import { REMOTE_CLUSTER_NAMES, startTestStack } from '#stack/test-stack';
+import { bundleWorkflowCode } from '#stack/controllers';
+import { CONTROLLER_USER_GROUP } from '#stack/controller-identity';
+import { MOTO_COUNT_REQUESTS_ENV } from '#bench/ec2-call-counter';
 
 export default async function setup(project: TestProject) {
   await ensureInstalled();

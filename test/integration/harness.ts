@@ -10,12 +10,12 @@ import { EC2Client, DescribeVpcsCommand, type Vpc } from '@aws-sdk/client-ec2';
 import { Client, Connection } from '@temporalio/client';
 import { parse } from 'yaml';
 import { runKubectl } from './kubectl';
-import { parsePayloadKeys } from '../../runtime/payload-keys';
-import { EncryptionCodec } from '../../runtime/payload-codec';
-import { decodeHistory } from '../../runtime/history-payloads';
-import { workflowIdFor } from '../../core/managed-kind';
-import { stateQuery } from '../../contract/reconcile-workflow';
-import type { TestRemoteCluster } from '../../stack/test-stack';
+import { parsePayloadKeys } from '#runtime/payload-keys';
+import { EncryptionCodec } from '#runtime/payload-codec';
+import { decodeHistory } from '#runtime/history-payloads';
+import { workflowIdFor } from '#core/managed-kind';
+import { stateQuery } from '#contract/reconcile-workflow';
+import type { TestRemoteCluster } from '#stack/test-stack';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 

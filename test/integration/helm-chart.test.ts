@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
-import { ensureHelm } from '../../stack/helm';
-import { CommandFailedError, runCommand } from '../../stack/run-command';
+import { ensureHelm } from '#stack/helm';
+import { CommandFailedError, runCommand } from '#stack/run-command';
 import { runKubectl } from './kubectl';
 
 const chart = join(import.meta.dirname, '..', '..', 'deploy', 'helm', 'chronoplane');

@@ -3,7 +3,7 @@
 // (stack/remote-clusters.ts applyKubernetesClusters): a connection Secret `<name>-kubeconfig`
 // and a KubernetesCluster naming it, per cluster.
 import { inject } from 'vitest';
-import { applyKubernetesClusters, kubernetesClusterSecretName } from '../../stack/remote-clusters';
+import { applyKubernetesClusters, kubernetesClusterSecretName } from '#stack/remote-clusters';
 import { remoteCluster } from './harness';
 
 export interface TestKubernetesCluster {

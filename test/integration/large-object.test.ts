@@ -5,8 +5,8 @@
 // Now the conditions go in without the mirror and say why, an Event says so once, and history
 // carries a stand-in (activities/held-values.ts) in place of any large value.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflowIdFor } from '../../core/managed-kind';
-import { reconcileNowUpdate } from '../../contract/reconcile-workflow';
+import { workflowIdFor } from '#core/managed-kind';
+import { reconcileNowUpdate } from '#contract/reconcile-workflow';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf, type VpcObject } from './harness';
 import { runKubectl } from './kubectl';
 import { REMOTE, namer } from './objects';

@@ -9,10 +9,10 @@ import type { ChildProcess } from 'node:child_process';
 import { ControlPlane, condition, eventually, stopChild, vpcManifest } from './harness';
 import { runKubectl } from './kubectl';
 import { TcpRelay } from './tcp-relay';
-import { DEFAULT_LEASE_TIMINGS, LeaderElector, type LeaseTimings } from '../../watcher/leader-election';
-import { leaseName } from '../../watcher/setup';
-import { refFor, workflowIdFor } from '../../core/managed-kind';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
+import { DEFAULT_LEASE_TIMINGS, LeaderElector, type LeaseTimings } from '#watcher/leader-election';
+import { leaseName } from '#watcher/setup';
+import { refFor, workflowIdFor } from '#core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(inject('kubeconfigPath'));

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeRouteTablesCommand, DescribeSecurityGroupRulesCommand } from '@aws-sdk/client-ec2';
 import { decodeTimeoutType } from '@temporalio/common';
-import { workflowIdFor } from '../../core/managed-kind';
+import { workflowIdFor } from '#core/managed-kind';
 import { ControlPlane, condition, eventually, type VpcObject } from './harness';
 import {
   leftovers,

@@ -16,7 +16,7 @@ import {
   DescribeVpcsCommand,
   type Tag,
 } from '@aws-sdk/client-ec2';
-import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from '../../bench/ec2-call-counter';
+import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from '#bench/ec2-call-counter';
 import type { ControlPlane } from './harness';
 import { runKubectl } from './kubectl';
 

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
-import { repoRoot } from '../../stack/paths';
-import { kubernetesCrds } from '../../providers/kubernetes/crds';
+import { repoRoot } from '#stack/paths';
+import { kubernetesCrds } from '#providers/kubernetes/crds';
 import { runKubectl } from './kubectl';
 
 const examples = join(repoRoot, 'examples', 'kubernetes');

@@ -5,9 +5,9 @@
 // nothing, and a rename of the target, which admission refuses (also a name added by hand
 // once the target exists).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workflowIdFor } from '../../core/managed-kind';
-import { stateQuery } from '../../contract/reconcile-workflow';
-import { BACKOFF_BASE_SECONDS } from '../../workflows/decide';
+import { workflowIdFor } from '#core/managed-kind';
+import { stateQuery } from '#contract/reconcile-workflow';
+import { BACKOFF_BASE_SECONDS } from '#workflows/decide';
 import { ControlPlane, condition, eventually } from './harness';
 import { runKubectl } from './kubectl';
 import {

@@ -5,11 +5,11 @@
 // at once uninstalls them in reverse order and leaves the remote cluster clean.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../stack/paths';
+import { repoRoot } from '#stack/paths';
 import { ControlPlane, condition, eventually, remoteCluster, remoteKubectl } from './harness';
 import { runKubectl } from './kubectl';
 import { OlmStandIn } from './olm-standin';
-import { IN_USE_FINALIZER } from '../../providers/kubernetes/object/protect';
+import { IN_USE_FINALIZER } from '#providers/kubernetes/object/protect';
 
 const REMOTE = 'remote-1';
 const OBJECTS = 'objects.kubernetes.crossplane.io';

@@ -6,8 +6,8 @@
 // worker's own identity reaches only its own namespace.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '../../providers/kubernetes/cluster-connection';
-import { repoRoot } from '../../stack/paths';
+import { INJECTED_IDENTITY_SERVICE_ACCOUNT } from '#providers/kubernetes/cluster-connection';
+import { repoRoot } from '#stack/paths';
 import { ControlPlane, condition, eventually, remoteKubectl, type VpcObject } from './harness';
 import { runKubectl } from './kubectl';
 import { getResource, readyResource } from './resources';

@@ -6,7 +6,7 @@
 // target seen through its watch, and bad input.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../stack/paths';
+import { repoRoot } from '#stack/paths';
 import { ControlPlane, condition, eventually, remoteKubectl } from './harness';
 import { runKubectl } from './kubectl';
 import { REMOTE, apply, atProviderOf, configMap, deleteObjects, getObject, gone, namer, object, ready, remoteConfigMap } from './objects';

@@ -6,12 +6,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteVpcCommand, DescribeKeyPairsCommand, type Vpc } from '@aws-sdk/client-ec2';
-import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount } from '../../bench/ec2-call-counter';
-import { refFor, workflowIdFor } from '../../core/managed-kind';
-import { keyPairApi } from '../../providers/aws/ec2/keypair/schema';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { stateQuery } from '../../contract/reconcile-workflow';
-import { sweepStateQuery, sweepWorkflowIdFor } from '../../contract/sweep-workflow';
+import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount } from '#bench/ec2-call-counter';
+import { refFor, workflowIdFor } from '#core/managed-kind';
+import { keyPairApi } from '#providers/aws/ec2/keypair/schema';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
+import { stateQuery } from '#contract/reconcile-workflow';
+import { sweepStateQuery, sweepWorkflowIdFor } from '#contract/sweep-workflow';
 import { ControlPlane, condition, eventually, vpcManifest, type VpcObject } from './harness';
 
 const EXTERNAL_NAME = 'crossplane.io/external-name';

@@ -9,12 +9,12 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ControlPlane, eventually, vpcManifest } from './harness';
-import { freePort } from '../../stack/ports';
-import { startPostgres, type PostgresServer } from '../../stack/postgres';
-import { startTemporalServer, type TemporalServer } from '../../stack/temporal-server';
-import { temporalSettingsFromEnv } from '../../runtime/temporal-connection';
-import { refFor, workflowIdFor } from '../../core/managed-kind';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
+import { freePort } from '#stack/ports';
+import { startPostgres, type PostgresServer } from '#stack/postgres';
+import { startTemporalServer, type TemporalServer } from '#stack/temporal-server';
+import { temporalSettingsFromEnv } from '#runtime/temporal-connection';
+import { refFor, workflowIdFor } from '#core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
 import {
   ResourceKindKey,
   ResourceNameKey,
@@ -22,7 +22,7 @@ import {
   ReadyKey,
   SEARCH_ATTRIBUTE_NAMES,
   SyncedKey,
-} from '../../contract/search-attributes';
+} from '#contract/search-attributes';
 
 let dir: string;
 let postgres: PostgresServer | undefined;

@@ -1,5 +1,5 @@
 // What global-setup hands to every integration test file through vitest's provide/inject.
-import type { TestRemoteCluster } from '../../stack/test-stack';
+import type { TestRemoteCluster } from '#stack/test-stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {

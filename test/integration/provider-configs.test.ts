@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ControlPlane, condition, eventually, vpcManifest, type VpcObject } from './harness';
 import { runKubectl } from './kubectl';
-import { AWS_CREDENTIALS_SECRET } from '../../stack/cluster-bootstrap';
+import { AWS_CREDENTIALS_SECRET } from '#stack/cluster-bootstrap';
 
 let plane: ControlPlane;
 /** Another tenant's namespace, where a ProviderConfig lives that the test's namespace may not use. */

@@ -5,12 +5,12 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PAUSED } from '../../core/annotations';
-import { KubeAccess } from '../../activities/kube';
-import { createReconcileActivities } from '../../activities/reconcile';
-import { OBJECT_GONE } from '../../core/errors';
-import { refFor } from '../../core/managed-kind';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
+import { PAUSED } from '#core/annotations';
+import { KubeAccess } from '#activities/kube';
+import { createReconcileActivities } from '#activities/reconcile';
+import { OBJECT_GONE } from '#core/errors';
+import { refFor } from '#core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
 import { ControlPlane, eventually, vpcManifest } from './harness';
 import { NETWORK_DIR, leftovers, managedObjects, managedOnly, networkManifests } from './network';
 

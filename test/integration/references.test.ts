@@ -4,7 +4,7 @@
 // Steady polls are ten minutes here, so only a signal can explain a prompt wake-up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateVpcCommand, DeleteVpcCommand } from '@aws-sdk/client-ec2';
-import { readEc2CallCounts } from '../../bench/ec2-call-counter';
+import { readEc2CallCounts } from '#bench/ec2-call-counter';
 import { ControlPlane, condition, eventually } from './harness';
 import { ec2Calls, ownProviderConfigRef, useOwnProviderConfig } from './network';
 

@@ -9,14 +9,14 @@ import { inject } from 'vitest';
 import { DescribeVpcsCommand, type Vpc } from '@aws-sdk/client-ec2';
 import { stringify } from 'yaml';
 import { ControlPlane, eventually, stopChild, vpcManifest } from './harness';
-import { freePort } from '../../stack/ports';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { UID_TAG } from '../../providers/aws/tags';
-import { EXTERNAL_NAME } from '../../core/annotations';
-import { keyOfObject, watchObjects, type WatchedObjects } from '../../bench/watch-objects';
-import { readWorkerLatencies } from '../../bench/worker-latencies';
-import { EC2_API_CALLS } from '../../providers/aws/call-metrics';
-import { RECONCILE_FAILURES } from '../../workflows/failure-metrics';
+import { freePort } from '#stack/ports';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
+import { UID_TAG } from '#providers/aws/tags';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { keyOfObject, watchObjects, type WatchedObjects } from '#bench/watch-objects';
+import { readWorkerLatencies } from '#bench/worker-latencies';
+import { EC2_API_CALLS } from '#providers/aws/call-metrics';
+import { RECONCILE_FAILURES } from '#workflows/failure-metrics';
 
 const COUNT = 200;
 /** How many are Ready when the second worker is killed: mid-way, with most of the work still ahead. */

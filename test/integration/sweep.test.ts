@@ -14,13 +14,13 @@ import {
   ModifyVpcAttributeCommand,
 } from '@aws-sdk/client-ec2';
 import type { WorkflowHandle } from '@temporalio/client';
-import { readEc2CallCounts } from '../../bench/ec2-call-counter';
-import { managedKinds } from '../../providers/registry';
-import { SAFETY_NET_SECONDS } from '../../providers/aws/ec2/bulk-observation';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { refFor, workflowIdFor } from '../../core/managed-kind';
-import { stateQuery } from '../../contract/reconcile-workflow';
-import { sweepStateQuery, sweepWorkflowIdFor } from '../../contract/sweep-workflow';
+import { readEc2CallCounts } from '#bench/ec2-call-counter';
+import { managedKinds } from '#providers/registry';
+import { SAFETY_NET_SECONDS } from '#providers/aws/ec2/bulk-observation';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
+import { refFor, workflowIdFor } from '#core/managed-kind';
+import { stateQuery } from '#contract/reconcile-workflow';
+import { sweepStateQuery, sweepWorkflowIdFor } from '#contract/sweep-workflow';
 import { ControlPlane, eventually } from './harness';
 import {
   ec2Calls,

@@ -8,8 +8,8 @@ import { parse } from 'yaml';
 import { ControlPlane, condition, eventually, vpcManifest, type VpcObject } from './harness';
 import { ownProviderConfigRef, useOwnProviderConfig } from './network';
 import { TcpRelay } from './tcp-relay';
-import { workflowIdFor, refFor } from '../../core/managed-kind';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
+import { workflowIdFor, refFor } from '#core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
 
 let plane: ControlPlane;
 beforeAll(async () => {

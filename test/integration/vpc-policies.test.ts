@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateVpcCommand, DescribeVpcAttributeCommand } from '@aws-sdk/client-ec2';
 import { ControlPlane, condition, eventually, vpcManifest } from './harness';
-import { workflowIdFor, refFor } from '../../core/managed-kind';
-import { vpcApi } from '../../providers/aws/ec2/vpc/schema';
-import { stateQuery } from '../../contract/reconcile-workflow';
+import { workflowIdFor, refFor } from '#core/managed-kind';
+import { vpcApi } from '#providers/aws/ec2/vpc/schema';
+import { stateQuery } from '#contract/reconcile-workflow';
 
 let plane: ControlPlane;
 beforeAll(async () => {

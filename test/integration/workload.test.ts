@@ -8,9 +8,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubernetesApplicationApi } from '../../providers/kubernetes/workload/application/schema';
-import { kubernetesApplicationResourceApi } from '../../providers/kubernetes/workload/resource/schema';
-import { refFor, workflowIdFor } from '../../core/managed-kind';
+import { kubernetesApplicationApi } from '#providers/kubernetes/workload/application/schema';
+import { kubernetesApplicationResourceApi } from '#providers/kubernetes/workload/resource/schema';
+import { refFor, workflowIdFor } from '#core/managed-kind';
 import { ControlPlane, condition, eventually, remoteKubectl, textOf, type VpcObject } from './harness';
 import { registerKubernetesClusters } from './kubernetes-clusters';
 import { runKubectl } from './kubectl';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { bundleWorkflows } from '../unit/temporal-env';
-import { encryptingDataConverter, parsePayloadKeys } from '../../runtime/payload-keys';
+import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
 
 const dir = join(import.meta.dirname, 'histories');
 

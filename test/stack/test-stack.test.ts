@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_ATTRIBUTE_NAMES } from '../../contract/search-attributes';
-import { REMOTE_CLUSTER_NAMES, startTestStack, type TestStack } from '../../stack/test-stack';
+import { SEARCH_ATTRIBUTE_NAMES } from '#contract/search-attributes';
+import { REMOTE_CLUSTER_NAMES, startTestStack, type TestStack } from '#stack/test-stack';
 
 const run = promisify(execFile);
 

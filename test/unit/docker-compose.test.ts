@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { credentialsFromIni } from '../../providers/aws/credentials';
-import { ensureDockerCompose } from '../../stack/install-compose';
-import { repoRoot } from '../../stack/paths';
-import { SEARCH_ATTRIBUTE_NAMES } from '../../contract/search-attributes';
+import { credentialsFromIni } from '#providers/aws/credentials';
+import { ensureDockerCompose } from '#stack/install-compose';
+import { repoRoot } from '#stack/paths';
+import { SEARCH_ATTRIBUTE_NAMES } from '#contract/search-attributes';
 
 const run = promisify(execFile);
 

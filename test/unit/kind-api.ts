@@ -1,6 +1,6 @@
 // A KindApi for table tests of the engine's generic parts (references, wake-ups), which need a
 // kind's identity but none of a real kind's schema or client.
-import type { KindApi } from '../../core/managed-kind';
+import type { KindApi } from '#core/managed-kind';
 
 export const TEST_GROUP = 'ec2.aws.chronoplane.io';
 

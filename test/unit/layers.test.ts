@@ -42,13 +42,16 @@ function productFiles(): string[] {
   return files.sort();
 }
 
-/** The repository files a file imports (relative imports only; packages are not layers). */
+/**
+ * The repository files a file imports: relative ones, and those through package.json's
+ * `imports` (`#core/conditions` is core/conditions.ts). Packages are not layers.
+ */
 function importsOf(file: string): string[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
   return importedFiles
     .map((i) => i.fileName)
-    .filter((name) => name.startsWith('.'))
-    .map((name) => normalize(join(dirname(file), name)).replace(/\.(js|mjs|ts)$/, ''));
+    .filter((name) => name.startsWith('.') || name.startsWith('#'))
+    .map((name) => (name.startsWith('#') ? name.slice(1) : normalize(join(dirname(file), name))).replace(/\.(js|mjs|ts)$/, ''));
 }
 
 const folderOf = (path: string) => path.split('/')[0]!;

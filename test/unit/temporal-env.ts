@@ -2,9 +2,9 @@
 // testing package's existing-path option, with our search attributes registered.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { ensureTemporalBinary } from '../../stack/install';
-import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../contract/search-attributes';
-import { workflowsPath } from '../../worker/workflows-path';
+import { ensureTemporalBinary } from '#stack/install';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '#contract/search-attributes';
+import { workflowsPath } from '#worker/workflows-path';
 
 export async function startTestEnvironment(): Promise<TestWorkflowEnvironment> {
   return TestWorkflowEnvironment.createLocal({

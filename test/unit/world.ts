@@ -2,13 +2,13 @@
 // It implements the same activity functions as activities/reconcile.ts, so the workflow under
 // test is the real one; only the I/O behind it is simulated.
 import { ApplicationFailure } from '@temporalio/common';
-import type { ReconcileActivities } from '../../contract/reconcile-activities';
-import type { WriteBack } from '../../contract/write-back';
-import type { Condition } from '../../core/conditions';
-import type { ManagementAction } from '../../core/managed';
-import type { PassObservation, ProviderError, ReferenceObservation } from '../../contract/observation';
-import { OBJECT_GONE } from '../../core/errors';
-import type { PollIntervals } from '../../core/managed-kind';
+import type { ReconcileActivities } from '#contract/reconcile-activities';
+import type { WriteBack } from '#contract/write-back';
+import type { Condition } from '#core/conditions';
+import type { ManagementAction } from '#core/managed';
+import type { PassObservation, ProviderError, ReferenceObservation } from '#contract/observation';
+import { OBJECT_GONE } from '#core/errors';
+import type { PollIntervals } from '#core/managed-kind';
 
 export interface WorldObject {
   uid: string;

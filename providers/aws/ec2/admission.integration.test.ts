@@ -2,8 +2,8 @@
 // 8): control characters in tags, and CIDRs with host bits set. Server-side dry runs of the
 // example network's own manifests, so every kind is tried with a spec that is otherwise valid.
 import { describe, expect, it } from 'vitest';
-import { runKubectl } from '../../../test/integration/kubectl';
-import { managedOnly, networkManifests, type Manifest } from '../../../test/integration/network';
+import { runKubectl } from '#test/integration/kubectl';
+import { managedOnly, networkManifests, type Manifest } from '#test/integration/network';
 
 const dryRun = (manifest: Manifest) =>
   runKubectl(

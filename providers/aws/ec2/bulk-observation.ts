@@ -17,8 +17,8 @@
 // A sweep's floor is one call a minute per kind and scope, shared by its n resources, so the
 // budget holds from 120 VPCs (73 of any other kind) in a scope up; below that a scope costs
 // 60 calls an hour per kind, a third of what a single VPC cost before sweeps (180).
-import type { BulkObservation } from '../../../core/managed-kind';
-import { providerConfigScopeKey } from '../../../runtime/provider-config';
+import type { BulkObservation } from '#core/managed-kind';
+import { providerConfigScopeKey } from '#runtime/provider-config';
 
 /** Six hours: a settled resource's own pass, the safety net under its kind's sweep. */
 export const SAFETY_NET_SECONDS = 6 * 60 * 60;

@@ -2,9 +2,9 @@
 // from a table: what observe, the sweep, update and delete say and which calls they make.
 import type { EC2Client, Filter } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '../../../core/annotations';
-import type { ExternalDeletion } from '../../../core/external-client';
-import type { ManagedResource } from '../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ExternalDeletion } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { UID_TAG } from '../tags';
 import { Ec2KindClient, type DescribeQuery, type Ec2KindDescription } from './client-base';
 import { Ec2Api, present } from './ec2-api';

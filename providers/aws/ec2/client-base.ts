@@ -4,7 +4,7 @@
 // resource (Ec2KindDescription) and keeps only what is its own: create, update's calls, delete
 // where it is more than one call, and conversion in convert.ts.
 import type { EC2Client, EC2PaginationConfiguration, Filter } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../core/annotations';
+import { EXTERNAL_NAME } from '#core/annotations';
 import type {
   ConnectionDetails,
   CreateAttempt,
@@ -13,8 +13,8 @@ import type {
   ExternalDeletion,
   ExternalObservation,
   SweptObservation,
-} from '../../../core/external-client';
-import type { ManagedResource } from '../../../core/managed-resource';
+} from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { ABSENT, sweptByUid, uidFilter, withExternalNames, type Ec2Api } from './ec2-api';
 
 /**

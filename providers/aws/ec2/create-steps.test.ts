@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EC2Client } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import type { ManagedResource } from '../../../core/managed-resource';
+import type { ManagedResource } from '#core/managed-resource';
 import { Ec2Api } from './ec2-api';
 import { SecurityGroupExternalClient } from './securitygroup/client';
 import { SubnetExternalClient } from './subnet/client';

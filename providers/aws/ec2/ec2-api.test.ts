@@ -2,8 +2,8 @@
 // each call's `send` throws or returns what the test says.
 import type { EC2Client, EC2PaginationConfiguration, Filter } from '@aws-sdk/client-ec2';
 import { describe, expect, it } from 'vitest';
-import { ClassifiedError } from '../../../core/errors';
-import type { ManagedResource } from '../../../core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import type { ManagedResource } from '#core/managed-resource';
 import { UID_TAG } from '../tags';
 import { ABSENT, Ec2Api, finishCreate, isNotFound, present, requiredId, sweptByUid, withExternalNames } from './ec2-api';
 

@@ -11,18 +11,11 @@ import {
   type Filter,
   type RouteTable,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../core/annotations';
-import { ClassifiedError } from '../../../core/errors';
-import type {
-  ConnectContext,
-  Connector,
-  ExternalClient,
-  ExternalObservation,
-  Readiness,
-  SweptObservation,
-} from '../../../core/external-client';
-import type { ManagedResource } from '../../../core/managed-resource';
-import { describeAlternatives } from '../../../core/references/declaration';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { ClassifiedError } from '#core/errors';
+import type { ConnectContext, Connector, ExternalClient, ExternalObservation, Readiness, SweptObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
+import { describeAlternatives } from '#core/references/declaration';
 import { ec2ClientFor } from '../ec2-client';
 import { classifyAwsError, describeAwsError, errorCode } from '../errors';
 import { UID_TAG, claimOf, mapToTags, tagChanges, tagsToMap, type Tag } from '../tags';

@@ -1,8 +1,8 @@
 // What every EC2 kind's API shares (its group and version, and schema fields), so that their
 // rules and descriptions are written once.
 import { Type } from '@sinclair/typebox';
-import { Doc, DocString, StringMap, immutable, withRules, type CelRule } from '../../../core/schema';
-import type { KindApi } from '../../../core/managed-kind';
+import { Doc, DocString, StringMap, immutable, withRules, type CelRule } from '#core/schema';
+import type { KindApi } from '#core/managed-kind';
 import { AWS_TAG_LIMITS, SYSTEM_TAG_KEYS, USER_TAG_LIMIT } from '../tags';
 
 /** An EC2 kind's API identity: one group and version for all, and `kubectl get managed` lists them. */

@@ -1,9 +1,9 @@
 // Which object owns an untagged external resource, from a stand-in control plane's list of
 // objects: the oldest that records it, whoever asks, and only ever another object.
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '../../../core/annotations';
-import type { ConnectContext } from '../../../core/external-client';
-import type { ManagedResource } from '../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ConnectContext } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { RecordedOwners } from './recorded-owners';
 import { routeApi } from './route/schema';
 

@@ -5,10 +5,10 @@
 // objects, makes several, and everyone must agree which one keeps it. Any other is told
 // (ExternalObservation.claimedBy), which the engine turns into Synced=False naming the owner,
 // and lets go of on delete without touching the resource (activities/ownership.ts).
-import { EXTERNAL_NAME } from '../../../core/annotations';
-import type { ConnectContext, ExternalClaim } from '../../../core/external-client';
-import type { KindApi } from '../../../core/managed-kind';
-import type { ManagedResource } from '../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ConnectContext, ExternalClaim } from '#core/external-client';
+import type { KindApi } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 
 /** An object of the kind as the control plane lists it, reduced to what ownership needs. */
 interface Recorder {

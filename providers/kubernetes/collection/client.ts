@@ -12,8 +12,8 @@
 // there, never on a watch that may lag behind the collection's own last writes.
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { PatchStrategy } from '@kubernetes/client-node';
-import { EXTERNAL_NAME } from '../../../core/annotations';
-import { ClassifiedError } from '../../../core/errors';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { ClassifiedError } from '#core/errors';
 import type {
   ConnectContext,
   Connector,
@@ -21,11 +21,11 @@ import type {
   ExternalCreation,
   ExternalDeletion,
   ExternalObservation,
-} from '../../../core/external-client';
-import { loadKubeConfig } from '../../../runtime/kube-config';
-import { labelSelectorMatches } from '../../../runtime/label-selector';
-import type { ManagedResource } from '../../../core/managed-resource';
-import { PlainObjectApi } from '../../../runtime/plain-object-api';
+} from '#core/external-client';
+import { loadKubeConfig } from '#runtime/kube-config';
+import { labelSelectorMatches } from '#runtime/label-selector';
+import type { ManagedResource } from '#core/managed-resource';
+import { PlainObjectApi } from '#runtime/plain-object-api';
 import { connectToTarget, type TargetReach } from '../object/client';
 import type { RemoteCluster } from '../remote/cluster';
 import { TargetCalls } from '../remote/calls';

@@ -2,7 +2,7 @@
 // the legacy cluster-scoped one keeps legacy Objects, the Crossplane v2 namespaced one keeps
 // kubernetes.m.crossplane.io Objects in its own namespace.
 import type { TObject } from '@sinclair/typebox';
-import { apiVersionOf, lazyConnector, type KindApi, type ManagedKind, type PrinterColumn } from '../../../core/managed-kind';
+import { apiVersionOf, lazyConnector, type KindApi, type ManagedKind, type PrinterColumn } from '#core/managed-kind';
 import { namespacedObjectApi } from '../object/namespaced-schema';
 import { objectApi } from '../object/schema';
 import type { MemberKind } from './members';

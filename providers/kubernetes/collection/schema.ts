@@ -5,11 +5,11 @@
 // providerConfigRef is `{kind, name}`). For every object in the target cluster that its
 // selector matches, it keeps one observe-only Object.
 import { Type, type Static } from '@sinclair/typebox';
-import { LabelSelectorSchema } from '../../../apis/label-selector';
-import { ProviderConfigReference, TypedProviderConfigReference } from '../../../core/managed';
-import { Doc, DocString } from '../../../core/schema';
-import type { KindApi } from '../../../core/managed-kind';
-import type { LabelSelector } from '../../../runtime/label-selector';
+import { LabelSelectorSchema } from '#apis/label-selector';
+import { ProviderConfigReference, TypedProviderConfigReference } from '#core/managed';
+import { Doc, DocString } from '#core/schema';
+import type { KindApi } from '#core/managed-kind';
+import type { LabelSelector } from '#runtime/label-selector';
 
 const collectionApi = (group: string, scope: 'Cluster' | 'Namespaced'): KindApi => ({
   group,

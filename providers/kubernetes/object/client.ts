@@ -10,9 +10,9 @@ import type {
   ExternalCreation,
   ExternalDeletion,
   ExternalObservation,
-} from '../../../core/external-client';
-import { managementPoliciesOf, type ManagedResource } from '../../../core/managed-resource';
-import { ClassifiedError } from '../../../core/errors';
+} from '#core/external-client';
+import { managementPoliciesOf, type ManagedResource } from '#core/managed-resource';
+import { ClassifiedError } from '#core/errors';
 import { connectToCluster, describeObjectConfig, type ConnectingObject } from '../cluster-connection';
 import { RemoteCluster } from '../remote/cluster';
 import { describeTarget, type DesiredObject } from '../remote/target';

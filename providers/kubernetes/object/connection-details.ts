@@ -4,9 +4,9 @@
 // module only finds them. A Secret's data is base64 in the API and is decoded, as upstream
 // does, so the connection Secret holds the value and not its encoding twice.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { ClassifiedError } from '../../../core/errors';
-import type { ConnectionDetails } from '../../../core/external-client';
-import { FieldPathError, getValue, parseFieldPath, type Segment } from '../../../core/references/fieldpath';
+import { ClassifiedError } from '#core/errors';
+import type { ConnectionDetails } from '#core/external-client';
+import { FieldPathError, getValue, parseFieldPath, type Segment } from '#core/references/fieldpath';
 import { isSecret } from './sanitize';
 import { describeTarget, type DesiredObject } from '../remote/target';
 

@@ -3,7 +3,7 @@
 // kubernetes.m.crossplane.io (namespaced-schema.ts). Any Kubernetes object in the cluster its
 // provider config names, applied server-side with a field manager of its own; one client
 // serves both groups.
-import { lazyConnector, type ManagedKind, type PrinterColumn } from '../../../core/managed-kind';
+import { lazyConnector, type ManagedKind, type PrinterColumn } from '#core/managed-kind';
 import { OBJECT_OLDER_VERSIONS, OBJECT_PATCH_ROOT, ObjectObservation, ObjectParameters, ObjectSpec, objectApi } from './schema';
 import { NamespacedObjectParameters, NamespacedObjectSpec, namespacedObjectApi } from './namespaced-schema';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { managedResourceCrd } from '../../../apis/crd';
+import { managedResourceCrd } from '#apis/crd';
 import { clusterCollectionKind, namespacedCollectionKind } from '../collection';
 import { ClusterCollectionSpec, NamespacedCollectionSpec } from '../collection/schema';
 import { namespacedObjectKind } from '.';

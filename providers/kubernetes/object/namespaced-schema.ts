@@ -8,10 +8,10 @@
 //   naming a kubernetes.m.crossplane.io Object unless they say otherwise, in this namespace;
 // - writeConnectionSecretToRef names a Secret in the Object's own namespace (name only).
 import { Type, type Static } from '@sinclair/typebox';
-import { ManagementPolicies, SecretReference, TypedProviderConfigReference } from '../../../core/managed';
-import { GenericReference, GenericReferences } from '../../../core/references/fields';
-import { Doc, withRules } from '../../../core/schema';
-import type { KindApi } from '../../../core/managed-kind';
+import { ManagementPolicies, SecretReference, TypedProviderConfigReference } from '#core/managed';
+import { GenericReference, GenericReferences } from '#core/references/fields';
+import { Doc, withRules } from '#core/schema';
+import type { KindApi } from '#core/managed-kind';
 import { ConnectionDetail, OBJECT_PATCH_ROOT, ObjectParameters, ObjectReference, Readiness, objectApi } from './schema';
 
 export const namespacedObjectApi: KindApi = {

@@ -7,7 +7,7 @@
 // compile, names a variable other than `object`, or gives no bool) is a mistake in the spec:
 // the verdict says so (invalidSpec), so that the pass fails and backs off until the spec changes.
 import { Environment } from '@marcbachmann/cel-js';
-import type { Readiness } from '../../../core/external-client';
+import type { Readiness } from '#core/external-client';
 
 export interface ReadinessSpec {
   policy?: 'SuccessfulCreate' | 'DeriveFromObject' | 'AllTrue' | 'DeriveFromCelQuery';

@@ -6,10 +6,10 @@
 // It is their union, so no conversion webhook is needed; CEL keeps each object to one of the
 // two policy forms. Neither policy field has a default: one would collide with the other form.
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { DeletionPolicy, managedStatus, ManagementPolicies, ManagementPolicy, ProviderConfigReference } from '../../../core/managed';
-import { GenericReference, GenericReferences } from '../../../core/references/fields';
-import { Doc, DocString, withRules, type CelRule } from '../../../core/schema';
-import type { KindApi } from '../../../core/managed-kind';
+import { DeletionPolicy, managedStatus, ManagementPolicies, ManagementPolicy, ProviderConfigReference } from '#core/managed';
+import { GenericReference, GenericReferences } from '#core/references/fields';
+import { Doc, DocString, withRules, type CelRule } from '#core/schema';
+import type { KindApi } from '#core/managed-kind';
 
 /** v1alpha2 is stored, as upstream's; v1alpha1 is served with the same schema. */
 export const objectApi: KindApi = {

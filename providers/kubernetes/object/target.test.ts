@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { desiredObject } from './target';
-import type { ManagedResource } from '../../../core/managed-resource';
+import type { ManagedResource } from '#core/managed-resource';
 import type { ObjectParameters } from './schema';
 
 const object = (name: string, manifest: ObjectParameters['manifest']) =>

@@ -3,7 +3,7 @@
 // the target's own message, classified, and naming where the cluster came from (an Object's
 // ProviderConfig, a workload's KubernetesCluster), in the error the Synced condition shows.
 import { ApiException } from '@kubernetes/client-node';
-import { ClassifiedError, isConnectionFailure, type FailureClass } from '../../../core/errors';
+import { ClassifiedError, isConnectionFailure, type FailureClass } from '#core/errors';
 
 /** Long enough for a slow apply of a large object, short beside the activity's own timeout. */
 export const TARGET_CALL_TIMEOUT_MS = 20_000;

@@ -8,8 +8,8 @@
 // bounded and classified (calls.ts). Clients, watches and drift verdicts are per worker, so
 // all kinds on one cluster share them.
 import { type KubeConfig, type KubernetesObject, type KubernetesObjectApi } from '@kubernetes/client-node';
-import { createLogger } from '../../../runtime/logger';
-import type { ManagedResource } from '../../../core/managed-resource';
+import { createLogger } from '#runtime/logger';
+import type { ManagedResource } from '#core/managed-resource';
 import type { ClusterConnection } from '../cluster-connection';
 import { TargetWatches, type TargetKey } from '../target-watches';
 import { TargetCalls } from './calls';

@@ -4,10 +4,10 @@
 // (Crossplane's `writeConnectionSecretToRef`, key `kubeconfig`) is how Chronoplane reaches it
 // (providers/kubernetes/cluster-connection.ts, shared with provider-kubernetes' ProviderConfig).
 import type { Static } from '@sinclair/typebox';
-import { crd } from '../../../apis/crd';
-import { Doc, DocString } from '../../../core/schema';
-import type { ControlObjectKey } from '../../../core/external-client';
-import type { KindApi } from '../../../core/managed-kind';
+import { crd } from '#apis/crd';
+import { Doc, DocString } from '#core/schema';
+import type { ControlObjectKey } from '#core/external-client';
+import type { KindApi } from '#core/managed-kind';
 
 export const kubernetesClusterApi: KindApi = {
   group: 'compute.crossplane.io',

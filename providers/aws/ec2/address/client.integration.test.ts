@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { CreateTagsCommand, DescribeAddressesCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
-import { runKubectl } from '../../../../test/integration/kubectl';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
+import { runKubectl } from '#test/integration/kubectl';
 import { Ec2Api, uidFilter } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';
 import { AddressExternalClient } from './client';

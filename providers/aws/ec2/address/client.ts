@@ -9,9 +9,9 @@ import {
   type Address,
   type DescribeAddressesCommandOutput,
 } from '@aws-sdk/client-ec2';
-import { ClassifiedError } from '../../../../core/errors';
-import type { CreateAttempt, ExternalObservation } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import type { CreateAttempt, ExternalObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { carriesUid, desiredTags, mapToTags } from '../../tags';
 import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
 import { ec2Connector, isNotFound, present, type Ec2Api } from '../ec2-api';

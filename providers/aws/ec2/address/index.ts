@@ -1,6 +1,6 @@
 // The Address kind as the registry sees it: API, schemas, connector and polling. It references
 // nothing; a NATGateway references it by its allocation ID (its external name).
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { AddressObservation, AddressParameters, addressApi } from './schema';
 

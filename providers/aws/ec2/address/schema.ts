@@ -3,7 +3,7 @@
 // An address is named by its allocation id, which is also what a NATGateway's allocationIdRef
 // takes from it.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, immutable } from '../../../../core/schema';
+import { Doc, DocString, immutable } from '#core/schema';
 import { ec2KindApi, Region, Tags } from '../fields';
 
 export const addressApi = ec2KindApi({

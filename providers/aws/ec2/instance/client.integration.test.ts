@@ -17,8 +17,8 @@ import {
   StartInstancesCommand,
   StopInstancesCommand,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
 import { UID_TAG } from '../../tags';
 import { Ec2Api, uidFilter } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';

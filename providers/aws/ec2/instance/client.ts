@@ -13,9 +13,9 @@ import {
   type DescribeInstancesCommandOutput,
   type Instance,
 } from '@aws-sdk/client-ec2';
-import { ClassifiedError } from '../../../../core/errors';
-import type { ConnectContext, Connector, ExternalCreation, ExternalObservation } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import type { ConnectContext, Connector, ExternalCreation, ExternalObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { UID_TAG, desiredTags } from '../../tags';
 import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
 import { ABSENT, ec2Connector, present, type Ec2Api } from '../ec2-api';

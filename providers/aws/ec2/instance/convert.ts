@@ -3,7 +3,7 @@
 // change. No I/O here, so this is where most of the instance's unit tests live.
 import { createHash } from 'node:crypto';
 import type { Instance, Tag } from '@aws-sdk/client-ec2';
-import type { ConnectionDetails, Readiness } from '../../../../core/external-client';
+import type { ConnectionDetails, Readiness } from '#core/external-client';
 import { tagDifferences } from '../../tags';
 import type { InstanceObservation, InstanceParameters } from './schema';
 

@@ -1,6 +1,6 @@
 // The Instance kind as the registry sees it: API, schemas, connector, poll rhythm, its
 // references (subnet, security groups, key pair) and two printer columns.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { keyPairApi } from '../keypair/schema';
 import { securityGroupApi } from '../securitygroup/schema';

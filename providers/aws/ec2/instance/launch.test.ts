@@ -1,7 +1,7 @@
 // The RunInstances request built from a spec, and the idempotency token's rules.
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
 import { clientToken, runInstancesInput } from './launch';
 import type { InstanceObservation, InstanceParameters } from './schema';
 

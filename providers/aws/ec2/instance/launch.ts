@@ -3,8 +3,8 @@
 // Pure, so the mapping is unit tested; the user data arrives here already read from its Secret.
 import { createHash } from 'node:crypto';
 import type { RunInstancesCommandInput, VolumeType, _InstanceType } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import { instanceApi, type InstanceObservation, type InstanceParameters } from './schema';
 

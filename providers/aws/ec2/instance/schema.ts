@@ -2,7 +2,7 @@
 // atProvider mirrors DescribeInstances output, with EC2's field names in camelCase (seed 001).
 // User data is a sensitive input, so the spec names a Secret key instead of holding it.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, immutable, withRules } from '../../../../core/schema';
+import { Doc, DocString, immutable, withRules } from '#core/schema';
 import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 import { AVAILABILITY_ZONE_IN_REGION } from '../subnet/schema';
 

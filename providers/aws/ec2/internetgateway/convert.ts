@@ -5,7 +5,7 @@
 // Nothing is late-initialized: an unset vpcId means "keep the gateway detached", so adopting
 // the VPC EC2 reports would turn a drift the user should see into the user's own wish.
 import type { InternetGateway } from '@aws-sdk/client-ec2';
-import type { Readiness } from '../../../../core/external-client';
+import type { Readiness } from '#core/external-client';
 import { tagDifferences } from '../../tags';
 import type { InternetGatewayObservation, InternetGatewayParameters } from './schema';
 

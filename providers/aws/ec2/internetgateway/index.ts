@@ -1,6 +1,6 @@
 // The InternetGateway kind as the registry sees it: API, schemas, connector, polling and the
 // reference that fills its (mutable) vpcId from a VPC.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { vpcApi } from '../vpc/schema';
 import { InternetGatewayObservation, InternetGatewayParameters, internetGatewayApi } from './schema';

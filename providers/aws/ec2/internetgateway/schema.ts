@@ -2,7 +2,7 @@
 // attachment AttachInternetGateway makes (vpcId); atProvider mirrors DescribeInternetGateways
 // output, with EC2's field names in camelCase (seed 001, "Field Names").
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString } from '../../../../core/schema';
+import { Doc, DocString } from '#core/schema';
 import { ec2KindApi, Region, Tags } from '../fields';
 
 export const internetGatewayApi = ec2KindApi({

@@ -4,8 +4,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { CreateKeyPairCommand, CreateTagsCommand, DescribeKeyPairsCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
 import { UID_TAG } from '../../tags';
 import { Ec2Api, uidFilter } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';

@@ -12,9 +12,9 @@ import {
   type DescribeKeyPairsCommandOutput,
   type KeyPairInfo,
 } from '@aws-sdk/client-ec2';
-import { ClassifiedError } from '../../../../core/errors';
-import type { ExternalCreation, ExternalObservation } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import type { ExternalCreation, ExternalObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
 import { ec2Connector, present, type Ec2Api } from '../ec2-api';

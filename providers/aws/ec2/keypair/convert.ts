@@ -1,7 +1,7 @@
 // Pure conversions between EC2's view of a key pair and ours: atProvider, the name create asks
 // for, late initialization, the up-to-date check and the connection details. No I/O here.
 import type { KeyPairInfo } from '@aws-sdk/client-ec2';
-import type { ConnectionDetails } from '../../../../core/external-client';
+import type { ConnectionDetails } from '#core/external-client';
 import { tagDifferences } from '../../tags';
 import type { KeyPairObservation, KeyPairParameters } from './schema';
 

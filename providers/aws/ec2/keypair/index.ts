@@ -1,5 +1,5 @@
 // The KeyPair kind as the registry sees it: API, schemas, connector and poll rhythm.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { KeyPairObservation, KeyPairParameters, keyPairApi } from './schema';
 

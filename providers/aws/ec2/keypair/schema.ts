@@ -3,7 +3,7 @@
 // key is never in either: EC2 returns it once, from CreateKeyPair, and it goes to the
 // connection Secret named by spec.writeConnectionSecretToRef.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, immutable, withRules } from '../../../../core/schema';
+import { Doc, DocString, immutable, withRules } from '#core/schema';
 import { ec2KindApi, Region, Tags } from '../fields';
 
 export const keyPairApi = ec2KindApi({

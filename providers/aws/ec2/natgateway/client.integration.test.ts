@@ -18,9 +18,9 @@ import {
   type CreateNatGatewayCommandInput,
   type NatGateway,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
-import { runKubectl } from '../../../../test/integration/kubectl';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
+import { runKubectl } from '#test/integration/kubectl';
 import { carriesUid } from '../../tags';
 import { Ec2Api } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';

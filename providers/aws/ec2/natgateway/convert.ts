@@ -3,7 +3,7 @@
 // earlier create made, the client token, and what differs (only tags can). No I/O here.
 import { createHash } from 'node:crypto';
 import type { NatGateway } from '@aws-sdk/client-ec2';
-import type { Readiness } from '../../../../core/external-client';
+import type { Readiness } from '#core/external-client';
 import { carriesUid, tagDifferences } from '../../tags';
 import type { NatGatewayObservation, NatGatewayParameters } from './schema';
 

@@ -1,6 +1,6 @@
 // The NATGateway kind as the registry sees it: API, schemas, connector, polling, and its
 // references to a Subnet and to the Address whose allocation ID it uses.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { addressApi } from '../address/schema';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { subnetApi } from '../subnet/schema';

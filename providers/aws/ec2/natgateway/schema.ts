@@ -2,8 +2,8 @@
 // DescribeNatGateways output, with EC2's field names in camelCase (seed 001). A public gateway
 // takes an Elastic IP address by its allocation ID, which allocationIdRef takes from an Address.
 import { Type, type Static } from '@sinclair/typebox';
-import { celHasValueOrReference } from '../../../../core/references/fields';
-import { Doc, DocString, immutable, withRules } from '../../../../core/schema';
+import { celHasValueOrReference } from '#core/references/fields';
+import { Doc, DocString, immutable, withRules } from '#core/schema';
 import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
 export const natGatewayApi = ec2KindApi({

@@ -16,9 +16,9 @@ import {
   EC2Client,
   ReplaceRouteCommand,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
-import { runKubectl } from '../../../../test/integration/kubectl';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
+import { runKubectl } from '#test/integration/kubectl';
 import { Ec2Api } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';
 import { RouteExternalClient } from './client';

@@ -2,7 +2,7 @@
 // id), which target the spec names, what goes into atProvider, and what differs. No I/O here,
 // so this is where most of the Route's unit tests live.
 import type { Route, RouteTable } from '@aws-sdk/client-ec2';
-import type { ExternalClaim, Readiness } from '../../../../core/external-client';
+import type { ExternalClaim, Readiness } from '#core/external-client';
 import { ROUTE_TARGETS, type RouteObservation, type RouteParameters, type RouteTarget } from './schema';
 
 /** A route's identity in EC2: its table and its destination. */

@@ -2,8 +2,8 @@
 // route as DescribeRouteTables lists it, with EC2's field names in camelCase (seed 001). EC2
 // gives routes no id: a route is its table plus its destination, which is also its external name.
 import { Type, type Static } from '@sinclair/typebox';
-import { celHasValueOrReference } from '../../../../core/references/fields';
-import { Doc, DocString, immutable, withRules } from '../../../../core/schema';
+import { celHasValueOrReference } from '#core/references/fields';
+import { Doc, DocString, immutable, withRules } from '#core/schema';
 import { cidrNetworkRule, ec2KindApi, ImmutableId, Region } from '../fields';
 
 export const routeApi = ec2KindApi({

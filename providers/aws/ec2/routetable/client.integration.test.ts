@@ -11,8 +11,8 @@ import {
   DisassociateRouteTableCommand,
   EC2Client,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';
 import { RouteTableExternalClient } from './client';

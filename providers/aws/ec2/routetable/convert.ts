@@ -2,7 +2,7 @@
 // what the spec is missing (late initialization), and what differs (the up-to-date check).
 // No I/O here, so this is where most of the RouteTable's unit tests live.
 import type { RouteTable } from '@aws-sdk/client-ec2';
-import type { Readiness } from '../../../../core/external-client';
+import type { Readiness } from '#core/external-client';
 import { tagDifferences } from '../../tags';
 import type { RouteTableObservation, RouteTableParameters } from './schema';
 

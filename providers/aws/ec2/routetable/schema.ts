@@ -3,7 +3,7 @@
 // Routes and associations are kinds of their own (Route, RouteTableAssociation), so they are
 // only observed here, never managed inline.
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString } from '../../../../core/schema';
+import { Doc, DocString } from '#core/schema';
 import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
 export const routeTableApi = ec2KindApi({

@@ -8,10 +8,10 @@ import {
   type DescribeRouteTablesCommandInput,
   type RouteTableAssociation,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import { ClassifiedError } from '../../../../core/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { ClassifiedError } from '#core/errors';
+import type { ExternalClient, ExternalObservation, SweptObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import {
   ABSENT,
   describeRouteTablesMatching,

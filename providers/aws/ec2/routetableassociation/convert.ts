@@ -2,7 +2,7 @@
 // gateway the spec names, how to pick the association out of DescribeRouteTables output, what
 // goes into atProvider, and what differs. No I/O here, so this is where the unit tests live.
 import type { RouteTable, RouteTableAssociation } from '@aws-sdk/client-ec2';
-import type { ExternalClaim, Readiness } from '../../../../core/external-client';
+import type { ExternalClaim, Readiness } from '#core/external-client';
 import type { RouteTableAssociationObservation, RouteTableAssociationParameters } from './schema';
 
 /** What the route table is associated with; the CRD's rule guarantees exactly one. */

@@ -1,5 +1,5 @@
 // The RouteTableAssociation kind as the registry sees it: API, schemas, connector, polling, references.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { routeTableApi } from '../routetable/schema';
 import { subnetApi } from '../subnet/schema';

@@ -2,8 +2,8 @@
 // the association as DescribeRouteTables lists it, with EC2's field names in camelCase (seed
 // 001). Nothing of an association can change: a new table or subnet means a new association.
 import { Type, type Static } from '@sinclair/typebox';
-import { celHasValueOrReference } from '../../../../core/references/fields';
-import { Doc, DocString, withRules } from '../../../../core/schema';
+import { celHasValueOrReference } from '#core/references/fields';
+import { Doc, DocString, withRules } from '#core/schema';
 import { AssociationState, ec2KindApi, ImmutableId, Region } from '../fields';
 
 export const routeTableAssociationApi = ec2KindApi({

@@ -10,9 +10,9 @@ import {
   type DescribeSecurityGroupsCommandOutput,
   type SecurityGroup,
 } from '@aws-sdk/client-ec2';
-import { ClassifiedError } from '../../../../core/errors';
-import type { CreateAttempt, ExternalDeletion, ExternalObservation } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import type { CreateAttempt, ExternalDeletion, ExternalObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { carriesUid, desiredTags, mapToTags } from '../../tags';
 import { Ec2KindClient, type Ec2KindDescription } from '../client-base';
 import { ec2Connector, present, type Ec2Api } from '../ec2-api';

@@ -2,7 +2,7 @@
 // initialization, the up-to-date check, and the two create-time choices (whose group a name
 // clash found, and which rules are EC2's default egress). No I/O here.
 import type { SecurityGroup, SecurityGroupRule } from '@aws-sdk/client-ec2';
-import type { Readiness } from '../../../../core/external-client';
+import type { Readiness } from '#core/external-client';
 import { tagDifferences } from '../../tags';
 import type { SecurityGroupObservation, SecurityGroupParameters } from './schema';
 

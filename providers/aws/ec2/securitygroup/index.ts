@@ -1,6 +1,6 @@
 // The SecurityGroup kind as the registry sees it: API, schemas, connector, poll rhythm and the
 // VPC reference.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { vpcApi } from '../vpc/schema';
 import { SecurityGroupObservation, SecurityGroupParameters, securityGroupApi } from './schema';

@@ -3,7 +3,7 @@
 // here: each rule is a SecurityGroupRule object (seed 001: a sub-resource with a kind of its
 // own is not managed inline, nor shown in status).
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, immutable, withRules } from '../../../../core/schema';
+import { Doc, DocString, immutable, withRules } from '#core/schema';
 import { ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
 export const securityGroupApi = ec2KindApi({

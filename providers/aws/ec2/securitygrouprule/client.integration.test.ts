@@ -13,8 +13,8 @@ import {
   EC2Client,
   ModifySecurityGroupRulesCommand,
 } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
 import { Ec2Api } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';
 import { SecurityGroupRuleExternalClient } from './client';

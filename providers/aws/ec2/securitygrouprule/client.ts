@@ -11,9 +11,9 @@ import {
   type DescribeSecurityGroupRulesCommandOutput,
   type SecurityGroupRule,
 } from '@aws-sdk/client-ec2';
-import { ClassifiedError } from '../../../../core/errors';
-import type { ExternalObservation } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import type { ExternalObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
 import { ec2Connector, present, requiredId, type Ec2Api } from '../ec2-api';

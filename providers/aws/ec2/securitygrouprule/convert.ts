@@ -3,7 +3,7 @@
 // the up-to-date check, and the content match that lets create adopt an identical rule (EC2
 // identifies a rule by its content, so an earlier attempt's rule is found that way). No I/O.
 import type { IpPermission, SecurityGroupRule, SecurityGroupRuleRequest } from '@aws-sdk/client-ec2';
-import type { Readiness } from '../../../../core/external-client';
+import type { Readiness } from '#core/external-client';
 import { carriesUid, tagDifferences, tagsToMap } from '../../tags';
 import type { SecurityGroupRuleObservation, SecurityGroupRuleParameters } from './schema';
 

@@ -1,6 +1,6 @@
 // The SecurityGroupRule kind as the registry sees it: API, schemas, connector, poll rhythm, and
 // its two references (the group it belongs to, and the group it lets in or out).
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { securityGroupApi } from '../securitygroup/schema';
 import { SecurityGroupRuleObservation, SecurityGroupRuleParameters, securityGroupRuleApi } from './schema';

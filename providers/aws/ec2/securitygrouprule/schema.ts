@@ -3,8 +3,8 @@
 // forProvider mirrors EC2's SecurityGroupRuleRequest with a type for the direction; atProvider
 // mirrors DescribeSecurityGroupRules output, with EC2's field names in camelCase.
 import { Type, type Static } from '@sinclair/typebox';
-import { celHasValueOrReference } from '../../../../core/references/fields';
-import { Doc, DocString, immutable, withRules } from '../../../../core/schema';
+import { celHasValueOrReference } from '#core/references/fields';
+import { Doc, DocString, immutable, withRules } from '#core/schema';
 import { cidrNetworkRule, ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
 export const securityGroupRuleApi = ec2KindApi({

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { CreateTagsCommand, CreateVpcCommand, DescribeSubnetsCommand, EC2Client, ModifySubnetAttributeCommand } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';
 import { SubnetExternalClient } from './client';

@@ -9,8 +9,8 @@ import {
   type DescribeSubnetsCommandOutput,
   type Subnet,
 } from '@aws-sdk/client-ec2';
-import type { CreateAttempt, ExternalDeletion, ExternalObservation } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import type { CreateAttempt, ExternalDeletion, ExternalObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import { Ec2KindClient, type Ec2KindDescription } from '../client-base';
 import { ec2Connector, finishCreate, present, requiredId, type Ec2Api } from '../ec2-api';

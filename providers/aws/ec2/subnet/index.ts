@@ -1,5 +1,5 @@
 // The Subnet kind as the registry sees it: API, schemas, connector, polling and its VPC reference.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { SAFETY_NET_SECONDS, ec2BulkObservation } from '../bulk-observation';
 import { vpcApi } from '../vpc/schema';
 import { SubnetObservation, SubnetParameters, subnetApi } from './schema';

@@ -1,7 +1,7 @@
 // The Subnet API: forProvider mirrors EC2's CreateSubnet and ModifySubnetAttribute inputs,
 // atProvider mirrors DescribeSubnets output, with EC2's field names in camelCase (seed 001).
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, immutable, withRules, type CelRule } from '../../../../core/schema';
+import { Doc, DocString, immutable, withRules, type CelRule } from '#core/schema';
 import { CidrBlockState, cidrNetworkRule, ec2KindApi, ImmutableId, Region, Tags } from '../fields';
 
 export const subnetApi = ec2KindApi({

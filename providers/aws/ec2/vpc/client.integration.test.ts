@@ -3,9 +3,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { DeleteTagsCommand, DeleteVpcCommand, EC2Client, ModifyVpcAttributeCommand } from '@aws-sdk/client-ec2';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ManagedResource } from '../../../../core/managed-resource';
-import { readEc2CallCounts, summarizeEc2Calls } from '../../../../bench/ec2-call-counter';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ManagedResource } from '#core/managed-resource';
+import { readEc2CallCounts, summarizeEc2Calls } from '#bench/ec2-call-counter';
 import { Ec2Api } from '../ec2-api';
 import { expectSweepAgrees } from '../sweep-agreement';
 import { VpcExternalClient } from './client';

@@ -11,8 +11,8 @@ import {
   type DescribeVpcsCommandOutput,
   type Vpc,
 } from '@aws-sdk/client-ec2';
-import type { CreateAttempt, ExternalCreation, ExternalDeletion, ExternalObservation } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import type { CreateAttempt, ExternalCreation, ExternalDeletion, ExternalObservation } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { desiredTags, mapToTags } from '../../tags';
 import { Ec2KindClient, externalNameOf, type Ec2KindDescription } from '../client-base';
 import { ABSENT, ec2Connector, finishCreate, present, type Ec2Api } from '../ec2-api';

@@ -2,7 +2,7 @@
 // spec is missing (late initialization), and what differs (the up-to-date check). No I/O here,
 // so this is where most of the VPC's unit tests live.
 import type { Vpc } from '@aws-sdk/client-ec2';
-import type { Readiness } from '../../../../core/external-client';
+import type { Readiness } from '#core/external-client';
 import { tagDifferences } from '../../tags';
 import { toAssociationState } from '../fields';
 import type { VpcObservation, VpcParameters } from './schema';

@@ -1,7 +1,7 @@
 // The VPC API: forProvider mirrors EC2's CreateVpc and ModifyVpcAttribute inputs, atProvider
 // mirrors DescribeVpcs output, with EC2's field names in camelCase (seed 001, "Field Names").
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, immutable, withRules } from '../../../../core/schema';
+import { Doc, DocString, immutable, withRules } from '#core/schema';
 import { CidrBlockState, cidrNetworkRule, ec2KindApi, Region, Tags } from '../fields';
 
 export const vpcApi = ec2KindApi({

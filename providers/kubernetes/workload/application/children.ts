@@ -3,8 +3,8 @@
 // only through its controller reference (seed 003: an application never adopts a resource, nor
 // touches one another controls). Pure.
 import equal from 'fast-deep-equal';
-import { apiVersionOf } from '../../../../core/managed-kind';
-import { groupOf } from '../../../../runtime/references/dependencies';
+import { apiVersionOf } from '#core/managed-kind';
+import { groupOf } from '#runtime/references/dependencies';
 import { KubernetesApplicationResourceSpec, kubernetesApplicationResourceApi } from '../resource/schema';
 import type { ResourceTemplate } from './schema';
 

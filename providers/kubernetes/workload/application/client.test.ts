@@ -1,9 +1,9 @@
 // The client against a stubbed control cluster: scheduling, submitting in waves, conflicts,
 // deleting in reverse waves, and what it follows and lets go of through the engine's context.
 import { describe, expect, it, vi } from 'vitest';
-import { ClassifiedError } from '../../../../core/errors';
-import type { ConnectContext, ControlObjectKey } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { ClassifiedError } from '#core/errors';
+import type { ConnectContext, ControlObjectKey } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import type { Child } from './children';
 import { ApplicationClient, type ControlCluster } from './client';
 import type { ApplicationObservation, ResourceTemplate } from './schema';

@@ -6,8 +6,8 @@
 // at once. Writes, and the reads they are planned from, go to the API server: a write acts on
 // what is there, never on a watch that may lag behind this application's own last writes.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import { ClassifiedError } from '../../../../core/errors';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { ClassifiedError } from '#core/errors';
 import type {
   ConnectContext,
   ControlObjectKey,
@@ -16,11 +16,11 @@ import type {
   ExternalCreation,
   ExternalDeletion,
   ExternalObservation,
-} from '../../../../core/external-client';
-import { loadKubeConfig } from '../../../../runtime/kube-config';
-import { apiVersionOf } from '../../../../core/managed-kind';
-import type { ManagedResource } from '../../../../core/managed-resource';
-import { PlainObjectApi } from '../../../../runtime/plain-object-api';
+} from '#core/external-client';
+import { loadKubeConfig } from '#runtime/kube-config';
+import { apiVersionOf } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { PlainObjectApi } from '#runtime/plain-object-api';
 import { TargetCalls } from '../../remote/calls';
 import { KUBERNETES_CLUSTER_API_VERSION, kubernetesClusterApi, kubernetesClusterScope } from '../cluster';
 import { CHILD_API_VERSION, CHILD_KIND, isControlledBy, type Application, type Child } from './children';

@@ -1,7 +1,7 @@
 // KubernetesApplication (workload.crossplane.io/v1alpha1), served exactly as seed 003 shows it
 // (see schema.ts): scheduled to a KubernetesCluster by its create, reconciled into its
 // KubernetesApplicationResources by its update, and torn down in reverse waves by its delete.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { ApplicationObservation, KubernetesApplicationSpec, kubernetesApplicationApi } from './schema';
 import { applicationStatus } from './status';
 

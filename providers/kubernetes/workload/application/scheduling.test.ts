@@ -2,7 +2,7 @@
 // order clusters are listed in.
 import { describe, expect, it } from 'vitest';
 import { chooseCluster, describeSelector, matchesSelector } from './scheduling';
-import type { LabelSelector } from '../../../../runtime/label-selector';
+import type { LabelSelector } from '#runtime/label-selector';
 
 const labels = { app: 'wordpress-demo', tier: 'web' };
 

@@ -2,7 +2,7 @@
 // semantics (matchLabels and matchExpressions all hold; an absent selector selects every
 // cluster, as upstream's "leave it empty to match any"), and of the matches the first by name,
 // so that the choice does not depend on the order a list or a watch returns. Pure.
-import { describeLabelSelector, labelSelectorMatches, type LabelSelector } from '../../../../runtime/label-selector';
+import { describeLabelSelector, labelSelectorMatches, type LabelSelector } from '#runtime/label-selector';
 
 type Labels = Readonly<Record<string, string>> | undefined;
 

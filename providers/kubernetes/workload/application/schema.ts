@@ -5,11 +5,11 @@
 // Whatever the API server can check is checked at admission, so that an invalid template
 // rejects the whole application (seed 003) instead of failing one resource later.
 import { Type, type Static } from '@sinclair/typebox';
-import { LABEL_LIMITS } from '../../../../core/references/fields';
-import { Doc, DocString, StringMap, withRules, type CelRule } from '../../../../core/schema';
-import type { KindApi } from '../../../../core/managed-kind';
-import { LabelSelectorSchema } from '../../../../apis/label-selector';
-import type { LabelSelector } from '../../../../runtime/label-selector';
+import { LABEL_LIMITS } from '#core/references/fields';
+import { Doc, DocString, StringMap, withRules, type CelRule } from '#core/schema';
+import type { KindApi } from '#core/managed-kind';
+import { LabelSelectorSchema } from '#apis/label-selector';
+import type { LabelSelector } from '#runtime/label-selector';
 import { ClusterReference, KubernetesApplicationResourceSpec } from '../resource/schema';
 
 export const kubernetesApplicationApi: KindApi = {

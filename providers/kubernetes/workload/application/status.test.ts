@@ -1,6 +1,6 @@
 // The state `kubectl get kubernetesapplication` shows, derived from what the engine keeps.
 import { describe, expect, it } from 'vitest';
-import { reconcileError, reconcilePaused, reconcileSuccess, type Condition, type ConditionUpdate } from '../../../../core/conditions';
+import { reconcileError, reconcilePaused, reconcileSuccess, type Condition, type ConditionUpdate } from '#core/conditions';
 import type { ApplicationObservation } from './schema';
 import { applicationStateOf, applicationStatus } from './status';
 

@@ -1,8 +1,8 @@
 // A KubernetesApplication's status in upstream's shape (CompatibleStatus): the engine keeps
 // atProvider (the cluster and the two counts) and the conditions; this maps them to the fields
 // `kubectl get kubernetesapplication` shows, with `state` derived from them. Pure.
-import type { Condition } from '../../../../core/conditions';
-import type { CompatibleStatus } from '../../../../core/managed-kind';
+import type { Condition } from '#core/conditions';
+import type { CompatibleStatus } from '#core/managed-kind';
 import { pendingOrFailed } from '../states';
 import { applicationStatusFields, type ApplicationObservation, type ApplicationState } from './schema';
 

@@ -3,7 +3,7 @@
 // submitted only once that wave is Submitted: no Deployment is ever sent to a cluster that
 // lacks its namespace (seed 003's "converges after a few failed loops" never happens).
 // Deletion runs the other way round: the first wave goes last. Pure.
-import { groupOf } from '../../../../runtime/references/dependencies';
+import { groupOf } from '#runtime/references/dependencies';
 
 export interface TemplatedObject {
   apiVersion?: unknown;

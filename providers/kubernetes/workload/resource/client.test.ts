@@ -3,8 +3,8 @@
 // and the control cluster stubbed (ConnectContext): what is applied in which order, what is
 // refused, what is removed, when deletion is over, and that Secret values never come back out.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectContext, ControlObjectKey } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import type { ConnectContext, ControlObjectKey } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { RESOURCE_UID } from './schema';
 import type { ResourceObservation } from './schema';
 

@@ -6,7 +6,7 @@
 // a change to one wakes the resource. Secret data is copied as read (base64) and never appears
 // in a message, a summary or an observation: those end up in status, events and history.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { ClassifiedError } from '../../../../core/errors';
+import { ClassifiedError } from '#core/errors';
 import type {
   ConnectContext,
   Connector,
@@ -15,8 +15,8 @@ import type {
   ExternalCreation,
   ExternalDeletion,
   ExternalObservation,
-} from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+} from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { KubernetesClusterGone, connectToKubernetesCluster } from '../../cluster-connection';
 import { RemoteCluster } from '../../remote/cluster';
 import { describeTarget, type DesiredObject } from '../../remote/target';

@@ -1,6 +1,6 @@
 // Seed 003's KubernetesApplicationResource, served as upstream's (see schema.ts): one object of a
 // KubernetesApplication, submitted to the KubernetesCluster the application is scheduled to.
-import { lazyConnector, type ManagedKind } from '../../../../core/managed-kind';
+import { lazyConnector, type ManagedKind } from '#core/managed-kind';
 import { KubernetesApplicationResourceSpec, ResourceObservation, kubernetesApplicationResourceApi } from './schema';
 import { resourceStatus } from './status';
 

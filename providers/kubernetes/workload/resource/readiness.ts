@@ -6,8 +6,8 @@
 // the server's status update reaches us through the target's watch, which wakes the resource.
 // Pure.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { groupOf } from '../../../../runtime/references/dependencies';
-import type { Readiness } from '../../../../core/external-client';
+import { groupOf } from '#runtime/references/dependencies';
+import type { Readiness } from '#core/external-client';
 
 interface Condition {
   type?: unknown;

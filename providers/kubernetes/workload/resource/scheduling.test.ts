@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import type { ConnectContext } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import { EXTERNAL_NAME } from '#core/annotations';
+import type { ConnectContext } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import { scheduledCluster } from './scheduling';
 
 const controller = {

@@ -3,12 +3,12 @@
 // crossplane.io/external-name), in the same namespace. Once known it is kept in the resource's
 // own status.clusterRef and read from there: an application is never rescheduled, and a
 // resource being deleted must still reach its cluster after its application is gone.
-import { EXTERNAL_NAME } from '../../../../core/annotations';
-import { ClassifiedError } from '../../../../core/errors';
-import type { ConnectContext, ControlObjectKey } from '../../../../core/external-client';
-import { apiVersionOf } from '../../../../core/managed-kind';
-import type { ManagedResource } from '../../../../core/managed-resource';
-import { groupOf } from '../../../../runtime/references/dependencies';
+import { EXTERNAL_NAME } from '#core/annotations';
+import { ClassifiedError } from '#core/errors';
+import type { ConnectContext, ControlObjectKey } from '#core/external-client';
+import { apiVersionOf } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
+import { groupOf } from '#runtime/references/dependencies';
 import { KUBERNETES_CLUSTER_API_VERSION, kubernetesClusterApi } from '../cluster';
 import { kubernetesApplicationResourceApi, type ClusterReference } from './schema';
 import { NOT_SCHEDULED, resourceStatus } from './status';

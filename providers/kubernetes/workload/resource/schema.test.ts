@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { managedResourceCrd } from '../../../../apis/crd';
+import { managedResourceCrd } from '#apis/crd';
 import { kubernetesApplicationResourceKind } from '.';
 import { KubernetesApplicationResourceSpec } from './schema';
 

@@ -4,8 +4,8 @@
 // it there. Its status is upstream's too: `state`, `clusterRef`, and `remote`, the remote
 // object's own .status verbatim (status.ts maps the engine's atProvider and conditions to them).
 import { Type, type Static } from '@sinclair/typebox';
-import { Doc, DocString, withRules, type CelRule } from '../../../../core/schema';
-import type { KindApi } from '../../../../core/managed-kind';
+import { Doc, DocString, withRules, type CelRule } from '#core/schema';
+import type { KindApi } from '#core/managed-kind';
 
 export const kubernetesApplicationResourceApi: KindApi = {
   group: 'workload.crossplane.io',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Condition } from '../../../../core/conditions';
+import type { Condition } from '#core/conditions';
 import type { ClusterReference } from './schema';
 import { NOT_SCHEDULED, resourceStatus, stateOf } from './status';
 

@@ -1,8 +1,8 @@
 // A KubernetesApplicationResource's status in upstream's shape (CompatibleStatus): the engine
 // keeps atProvider (the cluster and the remote object's status) and the conditions, and this
 // maps them to `clusterRef`, `remote` and the derived `state` that `kubectl get` shows. Pure.
-import type { Condition } from '../../../../core/conditions';
-import type { CompatibleStatus } from '../../../../core/managed-kind';
+import type { Condition } from '#core/conditions';
+import type { CompatibleStatus } from '#core/managed-kind';
 import { pendingOrFailed } from '../states';
 import { resourceStatusFields, type ClusterReference, type ResourceObservation, type ResourceState } from './schema';
 

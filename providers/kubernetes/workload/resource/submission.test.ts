@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import type { ManagedResource } from '#core/managed-resource';
 import { RESOURCE_UID, type KubernetesApplicationResourceSpec } from './schema';
 import {
   PROPAGATED_SECRETS,

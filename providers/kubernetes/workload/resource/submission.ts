@@ -3,8 +3,8 @@
 // Secrets propagated with it (PROPAGATED_SECRETS), so that those no longer in `secrets` are
 // found and removed without listing the cluster's Secrets. Pure.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { ControlObjectKey } from '../../../../core/external-client';
-import type { ManagedResource } from '../../../../core/managed-resource';
+import type { ControlObjectKey } from '#core/external-client';
+import type { ManagedResource } from '#core/managed-resource';
 import type { TargetKey } from '../../target-watches';
 import { describeTarget, type DesiredObject } from '../../remote/target';
 import { RESOURCE_UID, type KubernetesApplicationResourceSpec } from './schema';
