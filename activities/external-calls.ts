@@ -24,11 +24,10 @@ export function externalCallActivities(ctx: PassContext) {
     async createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, withFinalizer: boolean): Promise<ExternalCreated> {
       return asActivity(async () => {
         const resourceVersions: string[] = [];
-        if (withFinalizer) {
-          const added = await ensureFinalizer(ctx, ref, uid);
-          if (added.resourceVersion) resourceVersions.push(added.resourceVersion);
-        }
-        const mr = await ctx.current(ref, uid);
+        // The finalizer write answers the whole object as it now is: no second read for it.
+        const added = withFinalizer ? await ensureFinalizer(ctx, ref, uid) : undefined;
+        if (added?.resourceVersion) resourceVersions.push(added.resourceVersion);
+        const mr = added?.object ?? (await ctx.current(ref, uid));
         // Refused before anything is created: details only create returns must have a home.
         await connectionSecrets.ensureWritable(mr);
         const mayExist = !firstForObject || activityInfo().attempt > 1;
