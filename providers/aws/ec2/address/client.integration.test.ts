@@ -8,7 +8,7 @@ import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { runKubectl } from '#test/integration/kubectl';
 import { Ec2Api, uidFilter } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { AddressExternalClient } from './client';
 import type { AddressObservation, AddressParameters } from './schema';
 

@@ -21,7 +21,7 @@ import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { UID_TAG } from '../../tags';
 import { Ec2Api, uidFilter } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { InstanceExternalClient } from './client';
 import { clientToken } from './launch';
 import { RESIZE_TAG } from './convert';

@@ -8,7 +8,7 @@ import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { UID_TAG } from '../../tags';
 import { Ec2Api, uidFilter } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { KeyPairExternalClient } from './client';
 import type { KeyPairObservation, KeyPairParameters } from './schema';
 

@@ -23,7 +23,7 @@ import type { ManagedResource } from '#core/managed-resource';
 import { runKubectl } from '#test/integration/kubectl';
 import { carriesUid } from '../../tags';
 import { Ec2Api } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { NatGatewayExternalClient } from './client';
 import type { NatGatewayObservation, NatGatewayParameters } from './schema';
 

@@ -20,7 +20,7 @@ import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { runKubectl } from '#test/integration/kubectl';
 import { Ec2Api } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { RouteExternalClient } from './client';
 import type { RouteObservation, RouteParameters } from './schema';
 

@@ -14,7 +14,7 @@ import {
 import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { RouteTableExternalClient } from './client';
 import type { RouteTableObservation, RouteTableParameters } from './schema';
 

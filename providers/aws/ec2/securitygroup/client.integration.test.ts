@@ -15,7 +15,7 @@ import {
 import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { SecurityGroupExternalClient } from './client';
 import type { SecurityGroupObservation, SecurityGroupParameters } from './schema';
 

@@ -16,7 +16,7 @@ import {
 import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { Ec2Api } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { SecurityGroupRuleExternalClient } from './client';
 import type { SecurityGroupRuleObservation, SecurityGroupRuleParameters } from './schema';
 

@@ -6,7 +6,7 @@ import { CreateTagsCommand, CreateVpcCommand, DescribeSubnetsCommand, EC2Client,
 import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { Ec2Api, uidFilter } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { SubnetExternalClient } from './client';
 import type { SubnetObservation, SubnetParameters } from './schema';
 

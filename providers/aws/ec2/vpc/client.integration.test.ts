@@ -7,7 +7,7 @@ import { EXTERNAL_NAME } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
 import { readEc2CallCounts, summarizeEc2Calls } from '#bench/ec2-call-counter';
 import { Ec2Api } from '../ec2-api';
-import { expectSweepAgrees } from '../sweep-agreement';
+import { expectSweepAgrees } from '#test/integration/sweep-agreement';
 import { VpcExternalClient } from './client';
 import type { VpcObservation, VpcParameters } from './schema';
 

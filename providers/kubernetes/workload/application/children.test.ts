@@ -1,7 +1,7 @@
 // What a template makes, when a resource is as its template says, and whose it is.
 import { describe, expect, it } from 'vitest';
 import { TEMPLATE_KEYS, conflictMessage, differences, isPredecessor, isSubmitted, newChild, sameIdentity, updatedChild } from './children';
-import { app, childOf, deploymentTemplate, otherApplication, serviceTemplate, template } from './test-fixtures';
+import { app, childOf, deploymentTemplate, otherApplication, serviceTemplate, template } from '#test/unit/fixtures/workload-application';
 
 describe('newChild', () => {
   it('is the template’s resource in the application’s namespace, controlled by it, recording the keys it set', () => {

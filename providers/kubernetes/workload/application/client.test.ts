@@ -7,7 +7,7 @@ import type { ManagedResource } from '#core/managed-resource';
 import type { Child } from './children';
 import { ApplicationClient, type ControlCluster } from './client';
 import type { ApplicationObservation, ResourceTemplate } from './schema';
-import { childOf, namespaceTemplate, otherApplication, seedTemplates, serviceTemplate } from './test-fixtures';
+import { childOf, namespaceTemplate, otherApplication, seedTemplates, serviceTemplate } from '#test/unit/fixtures/workload-application';
 
 type Scope = Omit<ControlObjectKey, 'name'>;
 const CLUSTERS = 'KubernetesCluster';

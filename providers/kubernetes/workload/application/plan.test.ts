@@ -12,7 +12,7 @@ import {
   seedTemplates,
   serviceTemplate,
   template,
-} from './test-fixtures';
+} from '#test/unit/fixtures/workload-application';
 
 const names = (children: readonly Child[]) => children.map((c) => c.metadata.name);
 const submitted = { state: 'Submitted' };
