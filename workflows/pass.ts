@@ -23,12 +23,13 @@ export interface PassResult {
 
 /**
  * Runs a pass. An activity that still fails after its retries (the API server down, say) ends
- * the pass, not the workflow: the next pass comes after the backoff. `signalled`: a watch event
- * or wake-up arrived since the last pass, so what a provider call answered then may be stale.
+ * the pass, not the workflow: the next pass comes after the backoff. `woken`: something the
+ * object depends on changed since the last pass began, so what a provider call answered then
+ * may be stale.
  */
-export async function reconcilePass(ref: ResourceRef, state: CarriedState, signalled: boolean): Promise<PassResult> {
+export async function reconcilePass(ref: ResourceRef, state: CarriedState, woken: boolean): Promise<PassResult> {
   try {
-    return await runPass(ref, state, signalled);
+    return await runPass(ref, state, woken);
   } catch (error) {
     if (!activityFailure(error)) throw error;
     state.consecutiveFailures += 1;
@@ -39,8 +40,8 @@ export async function reconcilePass(ref: ResourceRef, state: CarriedState, signa
   }
 }
 
-async function runPass(ref: ResourceRef, state: CarriedState, signalled: boolean): Promise<PassResult> {
-  const observation = await observe(ref, state, signalled);
+async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): Promise<PassResult> {
+  const observation = await observe(ref, state, woken);
   state.passes += 1;
   const summary: PassSummary = { pass: state.passes, at: new Date().toISOString(), actions: [] };
   if (!observation.found) {
@@ -141,14 +142,15 @@ async function runPass(ref: ResourceRef, state: CarriedState, signalled: boolean
 
 /**
  * What the pass starts from: the observation the last pass's provider call answered (a create
- * or a synchronous delete that said it all), unless a signal came since; else the observe
- * activity's, which reads the object from the worker's cache no older than anything this
- * workflow has heard of or written.
+ * or a synchronous delete that said it all), as long as no watch event since is newer than the
+ * object it describes (the call's own writes echo back, older or equal) and nothing it depends
+ * on woke it; else the observe activity's, which reads the object from the worker's cache no
+ * older than anything this workflow has heard of or written.
  */
-async function observe(ref: ResourceRef, state: CarriedState, signalled: boolean): Promise<PassObservation> {
+async function observe(ref: ResourceRef, state: CarriedState, woken: boolean): Promise<PassObservation> {
   const confirmation = state.external.confirmation;
   state.external.confirmation = undefined;
-  if (confirmation && !signalled) return confirmation;
+  if (confirmation && !woken && describesTheNewest(confirmation, state.object.knownResourceVersion)) return confirmation;
   const known = state.object;
   known.knownResourceVersion = latestResourceVersion(known.knownResourceVersion, ...known.ownResourceVersions);
   // A local activity's input is not recorded in history, so what it is given changes no replay.
@@ -157,6 +159,12 @@ async function observe(ref: ResourceRef, state: CarriedState, signalled: boolean
     known.knownResourceVersion,
     { owned: state.external.owned, noExternal: state.external.none },
   ]);
+}
+
+/** Whether an observation's object is at least as new as every version the workflow heard of. */
+function describesTheNewest(observation: PassObservation, known: string | undefined): boolean {
+  if (!observation.found) return false;
+  return known === undefined || hasSeen(observation.object.resourceVersion, known) === true;
 }
 
 /** What a pass's observation teaches the workflow about its object and the external resource. */

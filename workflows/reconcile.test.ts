@@ -459,6 +459,28 @@ describe('reconcile workflow', () => {
     );
   });
 
+  it('confirms a create by its own answer though the echoes of its writes arrive first (a regular activity)', async () => {
+    const world = new World();
+    world.createAnswersObservation = true;
+    world.poll = { steadySeconds: 60, pendingSeconds: 60 };
+    const real = world.activities();
+    let echo: (() => Promise<unknown>) | undefined;
+    world.activities = () => ({
+      ...real,
+      createExternal: async (...args) => {
+        const created = await real.createExternal(...args);
+        await echo?.(); // the watch event of the name it recorded, before the activity answers
+        return created;
+      },
+    });
+    await withWorkflow(world, async ({ handle, signal }) => {
+      echo = signal;
+      await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
+      await eventually(() => lastPassDone(handle), 'the pass to end');
+      expect(world.calls).toEqual(['observe', 'createExternal', 'writeBack']);
+    });
+  });
+
   it('never loses an edit made while a create runs: its watch event brings a pass that observes', async () => {
     const world = new World();
     world.createAnswersObservation = true;

@@ -32,9 +32,13 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
   const { ref } = input;
   const state: CarriedState = input.carried ?? initialState();
   let lastPass: PassSummary | undefined;
+  // Whether something this object depends on changed since the last pass began (not carried:
+  // a new run starts with a pass that observes anyway).
+  let woken = false;
 
   wf.setHandler(resourceEventSignal, (event) => {
     state.object.knownResourceVersion = latestResourceVersion(state.object.knownResourceVersion, event.resourceVersion);
+    if (event.wake) woken = true;
     // Our own writes come back as watch events; they carry nothing new. A wake-up (something
     // this object depends on changed) always does.
     if (!event.wake && event.uid === state.object.uid && seenAlready(state.object, event.resourceVersion)) return;
@@ -62,10 +66,11 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
 
   for (;;) {
     // Every signal that arrived before this point is covered by the pass: bursts coalesce.
-    const signalled = state.dirty;
+    const wokenForPass = woken;
+    woken = false;
     state.dirty = false;
     started += 1;
-    const { summary, waitSeconds, complete } = await reconcilePass(ref, state, signalled);
+    const { summary, waitSeconds, complete } = await reconcilePass(ref, state, wokenForPass);
     lastPass = summary;
     finished = started;
     if (complete) {
