@@ -1,3 +1,4 @@
+// Equality of JSON documents as the API server stores them, for comparing observed states.
 import equal from 'fast-deep-equal';
 
 /**
