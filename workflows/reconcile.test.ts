@@ -176,9 +176,7 @@ describe('reconcile workflow', () => {
       world,
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
-        // The finalizer goes in with the create, in the same activity, before anything is created.
-        expect(world.calls.slice(0, 2)).toEqual(['observe', 'createExternal']);
-        expect(world.createsWithFinalizer).toEqual([true]);
+        expect(world.calls.slice(0, 3)).toEqual(['observe', 'addFinalizer', 'createExternal']);
         expect(world.count('createExternal')).toBe(1);
         expect(world.condition('Synced')).toMatchObject({ status: 'True', reason: 'ReconcileSuccess', observedGeneration: 1 });
         expect(world.events).toContain('Normal CreatedExternalResource: created ext-uid-1');
@@ -451,7 +449,7 @@ describe('reconcile workflow', () => {
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
         await eventually(() => lastPassDone(handle), 'the pass to end');
-        expect(world.calls).toEqual(['observe', 'createExternal', 'writeBack']);
+        expect(world.calls).toEqual(['observe', 'addFinalizer', 'createExternal', 'writeBack']);
         expect(world.events).toEqual([expect.stringMatching(/^Normal CreatedExternalResource: created /)]);
         expect((await handle.query(stateQuery)).passes).toBe(2);
       },
@@ -477,7 +475,7 @@ describe('reconcile workflow', () => {
       echo = signal;
       await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
       await eventually(() => lastPassDone(handle), 'the pass to end');
-      expect(world.calls).toEqual(['observe', 'createExternal', 'writeBack']);
+      expect(world.calls).toEqual(['observe', 'addFinalizer', 'createExternal', 'writeBack']);
     });
   });
 
@@ -515,7 +513,7 @@ describe('reconcile workflow', () => {
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
         // One status write, by the pass that confirms the create, with the create's event.
-        expect(world.calls.slice(0, 4)).toEqual(['observe', 'createExternal', 'observe', 'writeBack']);
+        expect(world.calls.slice(0, 5)).toEqual(['observe', 'addFinalizer', 'createExternal', 'observe', 'writeBack']);
         expect(world.count('writeBack')).toBe(1);
         expect(world.events).toEqual([expect.stringMatching(/^Normal CreatedExternalResource: created /)]);
         // The pass after the create reads the object at least as new as the recorded external name.

@@ -55,14 +55,12 @@ export async function runSteps(
   const run: StepsRun = { actions: [] };
   const calls = quickProviderCalls ? quickProvider : provider;
   try {
-    for (let i = 0; i < steps.length; i++) {
-      const step = steps[i]!;
+    for (const step of steps) {
+      // The finalizer goes in by an activity of its own, even right before a create: if the
+      // create then failed, the finalizer's write would come back as a watch event the workflow
+      // cannot tell from an edit, and the pass after would skip its backoff.
       if (step.kind === 'lateInitialize') run.lateInitialized = step.fields;
-      // A finalizer right before a create goes in with it: one activity instead of two.
-      else if (step.kind === 'addFinalizer' && steps[i + 1]?.kind === 'create') {
-        run.actions.push(await create(ref, uid, events, state, calls, true));
-        i += 1;
-      } else run.actions.push(await runStep(ref, uid, step, events, state, calls));
+      else run.actions.push(await runStep(ref, uid, step, events, state, calls));
     }
   } catch (error) {
     const failureClass = activityFailure(error)?.type ?? undefined;
