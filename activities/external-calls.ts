@@ -7,7 +7,6 @@ import { EXTERNAL_NAME } from '#core/annotations';
 import type { ResourceRef } from '#core/managed-kind';
 import type { ExternalCreated, ExternalDeletion } from '#contract/observation';
 import { asActivity } from './failures';
-import { ensureFinalizer } from './object-writes';
 import type { PassContext } from './pass-context';
 import { observeObject } from './read-and-observe';
 
@@ -16,18 +15,14 @@ export function externalCallActivities(ctx: PassContext) {
   return {
     /**
      * Creates the external resource (or finds the one an interrupted attempt made) and records
-     * its name; with `withFinalizer`, adds the finalizer first, in the same activity. Answers the
-     * versions it wrote, which the next pass must read or ignore as echoes.
+     * its name. Answers the versions it wrote, which the next pass must read or ignore as echoes.
      * `firstForObject` is the workflow's word that it never asked for a create of this object
      * before: only then may the provider skip its search for an earlier attempt's resource.
      */
-    async createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, withFinalizer: boolean): Promise<ExternalCreated> {
+    async createExternal(ref: ResourceRef, uid: string, firstForObject: boolean): Promise<ExternalCreated> {
       return asActivity(async () => {
         const resourceVersions: string[] = [];
-        // The finalizer write answers the whole object as it now is: no second read for it.
-        const added = withFinalizer ? await ensureFinalizer(ctx, ref, uid) : undefined;
-        if (added?.resourceVersion) resourceVersions.push(added.resourceVersion);
-        const mr = added?.object ?? (await ctx.current(ref, uid));
+        const mr = await ctx.current(ref, uid);
         // Refused before anything is created: details only create returns must have a home.
         await connectionSecrets.ensureWritable(mr);
         const mayExist = !firstForObject || activityInfo().attempt > 1;

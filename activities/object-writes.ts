@@ -15,26 +15,18 @@ import { isStatus, isTooLarge } from './kube';
 import type { PassContext } from './pass-context';
 
 /** Adds the finalizer; the version it wrote, when it wrote one, so the workflow can ignore that echo. */
-/**
- * Adds the finalizer. Answers the version it wrote, when it wrote one, so the workflow can ignore
- * that echo, and the object as the API server holds it now (a write's answer, or a fresh read).
- */
-export async function ensureFinalizer(
-  ctx: PassContext,
-  ref: ResourceRef,
-  uid: string,
-): Promise<{ summary: string; resourceVersion?: string; object: ManagedResource }> {
+async function ensureFinalizer(ctx: PassContext, ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
   // First from the cache, in one write; from a fresh read when that write does not hold.
   const added = await setFinalizersFromCache(ctx, ref, uid, (finalizers) =>
     finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER],
   );
   if (added) {
-    return { summary: `added finalizer ${FINALIZER}`, resourceVersion: ctx.wrote(uid, added).metadata.resourceVersion, object: added };
+    return { summary: `added finalizer ${FINALIZER}`, resourceVersion: ctx.wrote(uid, added).metadata.resourceVersion };
   }
   const mr = await ctx.current(ref, uid);
-  if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present', object: mr };
+  if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present' };
   const written = ctx.wrote(uid, await patchFinalizersOf(ctx, ref, uid, mr, [...(mr.metadata.finalizers ?? []), FINALIZER]));
-  return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion, object: written };
+  return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion };
 }
 
 export function objectWriteActivities(ctx: PassContext) {
@@ -42,10 +34,7 @@ export function objectWriteActivities(ctx: PassContext) {
   return {
     /** Returns the resourceVersion it wrote, so the workflow can ignore that watch event. */
     async addFinalizer(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
-      return asActivity(async () => {
-        const { object: _written, ...added } = await ensureFinalizer(ctx, ref, uid);
-        return added;
-      });
+      return asActivity(() => ensureFinalizer(ctx, ref, uid));
     },
 
     async removeFinalizer(ref: ResourceRef, uid: string): Promise<string> {

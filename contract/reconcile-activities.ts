@@ -31,11 +31,10 @@ export interface ReconcileActivities {
   /** Takes this object's in-use marks off what it depends on. */
   releaseDependencies(ref: ResourceRef, uid: string): Promise<string>;
   /**
-   * Creates the external resource and records its name; with `withFinalizer`, adds the finalizer
-   * first. `firstForObject`: the workflow never asked for a create of this object before, so the
+   * Creates the external resource and records its name. `firstForObject`: the workflow never asked for a create of this object before, so the
    * provider may skip its search for an earlier attempt's resource.
    */
-  createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, withFinalizer: boolean): Promise<ExternalCreated>;
+  createExternal(ref: ResourceRef, uid: string, firstForObject: boolean): Promise<ExternalCreated>;
   /** Brings the external resource in line with the spec; a one-line summary. */
   updateExternal(ref: ResourceRef, uid: string): Promise<string>;
   deleteExternal(ref: ResourceRef, uid: string): Promise<ExternalDeletion>;

@@ -98,7 +98,7 @@ async function runStep(
     case 'releaseDependencies':
       return controlPlane.releaseDependencies.executeWithOptions({ summary: `release what ${target} depends on` }, [ref, uid]);
     case 'create':
-      return create(ref, uid, events, state, calls, false);
+      return create(ref, uid, events, state, calls);
     case 'update': {
       const updated = await calls.updateExternal.executeWithOptions(
         { summary: `update external resource of ${target}: ${step.diff ?? ''}` },
@@ -121,14 +121,7 @@ async function runStep(
   }
 }
 
-async function create(
-  ref: ResourceRef,
-  uid: string,
-  events: EventNote[],
-  state: CarriedState,
-  calls: typeof provider,
-  withFinalizer: boolean,
-): Promise<string> {
+async function create(ref: ResourceRef, uid: string, events: EventNote[], state: CarriedState, calls: typeof provider): Promise<string> {
   // Only the first create this workflow asks for may skip the provider's search for an earlier one.
   const firstForObject = state.external.createRequestedFor !== uid;
   state.external.createRequestedFor = uid;
@@ -141,7 +134,6 @@ async function create(
     ref,
     uid,
     mayTrustFirstTry,
-    withFinalizer,
   ]);
   state.object.ownResourceVersions.push(...created.resourceVersions);
   state.external.confirmation = created.next;

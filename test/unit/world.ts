@@ -34,8 +34,6 @@ export class World {
   events: string[] = [];
   /** The workflow's `firstForObject` word on each createExternal call, in order. */
   createsFirstForObject: (boolean | undefined)[] = [];
-  /** Whether each createExternal call was asked to add the finalizer first, in order. */
-  createsWithFinalizer: boolean[] = [];
   /** Thrown by the next createExternal calls, in order. */
   createFailures: Error[] = [];
   /** How many observes after a create still miss it (a provider's eventual consistency). */
@@ -142,17 +140,11 @@ export class World {
         world.live(uid);
         return 'released';
       },
-      async createExternal(_ref, uid, firstForObject, withFinalizer) {
+      async createExternal(_ref, uid, firstForObject) {
         world.calls.push('createExternal');
         world.createsFirstForObject.push(firstForObject);
-        world.createsWithFinalizer.push(withFinalizer);
         const o = world.live(uid);
         const resourceVersions: string[] = [];
-        if (withFinalizer && !o.finalizer) {
-          o.finalizer = true;
-          world.bump(o);
-          resourceVersions.push(String(o.resourceVersion));
-        }
         const failure = world.createFailures.shift();
         if (failure) throw failure;
         const externalName = `ext-${o.uid}`;
