@@ -24,10 +24,10 @@ export interface SecretAccess {
   replaceSecret(namespace: string, name: string, secret: V1Secret): Promise<unknown>;
 }
 
-export type SecretPlan = { action: 'create' | 'update'; secret: V1Secret } | { action: 'unchanged' } | { action: 'refuse'; reason: string };
+type SecretPlan = { action: 'create' | 'update'; secret: V1Secret } | { action: 'unchanged' } | { action: 'refuse'; reason: string };
 
 /** The reference that makes the resource the Secret's controller, and its garbage collector. */
-export function controllerReferenceTo(mr: ManagedResource, api: KindApi): V1OwnerReference {
+function controllerReferenceTo(mr: ManagedResource, api: KindApi): V1OwnerReference {
   return {
     apiVersion: apiVersionOf(api),
     kind: api.kind,
@@ -43,7 +43,7 @@ export function controllerReferenceTo(mr: ManagedResource, api: KindApi): V1Owne
  * this very resource controls. A Secret someone made by hand, or another resource's (or a
  * deleted predecessor's, until the garbage collector removes it), is left alone.
  */
-export function notOurs(existing: V1Secret, mr: ManagedResource): string | undefined {
+function notOurs(existing: V1Secret, mr: ManagedResource): string | undefined {
   const where = `Secret ${existing.metadata?.namespace ?? mr.metadata.namespace}/${existing.metadata?.name}`;
   const controller = existing.metadata?.ownerReferences?.find((ref) => ref.controller);
   if (controller?.uid === mr.metadata.uid && existing.type === CONNECTION_SECRET_TYPE) return undefined;
@@ -104,7 +104,7 @@ interface Published {
  * cluster-scoped resource (provider-kubernetes' legacy Object, which only cluster admins create)
  * names one in writeConnectionSecretToRef, as crossplane-runtime's SecretReference does.
  */
-export function connectionSecretNamespace(mr: ManagedResource): string {
+function connectionSecretNamespace(mr: ManagedResource): string {
   const namespace = mr.metadata.namespace || mr.spec.writeConnectionSecretToRef?.namespace;
   if (!namespace)
     throw new ClassifiedError('InvalidInput', 'spec.writeConnectionSecretToRef.namespace is required for a cluster-scoped resource');

@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ApiException } from '@kubernetes/client-node';
 import { ClassifiedError, NON_RETRYABLE_CLASSES, type FailureClass } from '#core/errors';
 
-export function toFailure(error: unknown): ApplicationFailure {
+function toFailure(error: unknown): ApplicationFailure {
   if (error instanceof ApplicationFailure) return error;
   const { failureClass, message } = classify(error);
   return NON_RETRYABLE_CLASSES.includes(failureClass)

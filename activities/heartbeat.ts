@@ -6,7 +6,7 @@
 import { Context } from '@temporalio/activity';
 
 /** Often enough that a few lost or throttled heartbeats still fit in a 10 s heartbeat timeout. */
-export const HEARTBEAT_INTERVAL_MS = 2_000;
+const HEARTBEAT_INTERVAL_MS = 2_000;
 
 type ActivityFunction = (...args: never[]) => Promise<unknown>;
 

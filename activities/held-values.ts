@@ -13,7 +13,7 @@ import { stringify } from 'safe-stable-stringify';
  * What history carries in place of an observed state. Plain data; `sha256` of the value's canonical
  * JSON (sorted keys), so the same value read from status and from the provider stands in equal.
  */
-export interface HeldValue {
+interface HeldValue {
   heldByWorker: { sha256: string; bytes: number };
 }
 

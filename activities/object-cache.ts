@@ -27,9 +27,9 @@ export interface ObjectSource {
 export const apiServerReads = (kube: Pick<KubeAccess, 'get'>): ObjectSource => ({ read: (ref) => kube.get(ref) });
 
 /** How a read was answered, counted for the logs and tests. */
-export type ReadOutcome = 'cached' | 'cached-after-wait' | 'get:not-watched' | 'get:not-synced' | 'get:unknown-version' | 'get:behind';
+type ReadOutcome = 'cached' | 'cached-after-wait' | 'get:not-watched' | 'get:not-synced' | 'get:unknown-version' | 'get:behind';
 
-export interface ObjectCacheOptions {
+interface ObjectCacheOptions {
   /** How long a read waits for its informer to catch up before it asks the API server. */
   waitMs?: number;
 }

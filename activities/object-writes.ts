@@ -11,7 +11,7 @@ import { withSyncedNote } from '#core/conditions';
 import type { MirrorLeftOut, WriteBack, WriteBackResult } from '#contract/write-back';
 import { toKubeEvent } from './events';
 import { asActivity, classify } from './failures';
-import { isStatus, isTooLarge } from './kube';
+import { isStatus, isTooLarge } from './kube/api-errors';
 import type { PassContext } from './pass-context';
 
 /** Adds the finalizer; the version it wrote, when it wrote one, so the workflow can ignore that echo. */

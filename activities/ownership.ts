@@ -8,7 +8,7 @@ import type { ExternalClaim } from '#core/external-client';
 import type { KindApi, ResourceRef } from '#core/managed-kind';
 
 /** Says whether an object of this identity exists now and has this uid. */
-export type OwnerLookup = (owner: ResourceRef, uid: string) => Promise<boolean>;
+type OwnerLookup = (owner: ResourceRef, uid: string) => Promise<boolean>;
 
 /**
  * Why `observed` may not act on its external resource (`externalName`), or undefined when it

@@ -23,7 +23,7 @@ import type { PassContext } from './pass-context';
  * What the workflow knows, and what the provider answered a moment ago for this very state of
  * the object (a create's own answer), taken as the observation instead of asking again.
  */
-export interface ObserveGiven extends PassKnowledge {
+interface ObserveGiven extends PassKnowledge {
   told?: ExternalObservation<unknown, unknown>;
 }
 

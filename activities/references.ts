@@ -30,13 +30,14 @@ import { ClassifiedError } from '#core/errors';
 import { findKind } from '#providers/registry';
 import { unservedKind } from './served-kinds';
 import type { ReferenceObservation } from '#contract/observation';
-import { isStatus, type KubeAccess } from './kube';
+import { isStatus } from './kube/api-errors';
+import type { KubeAccess } from './kube';
 import { EXTERNAL_NAME } from '#core/annotations';
 
 /** How far the cycle check walks; a real dependency chain is a handful of objects deep. */
 const CYCLE_SEARCH_LIMIT = 64;
 
-export interface ResolvedReferences {
+interface ResolvedReferences {
   resolution: Resolution;
   /** Managed objects this one depends on that do not carry its in-use mark yet. */
   unmarked: ObjectKey[];

@@ -12,7 +12,7 @@ import { asActivity, classify } from './failures';
 import { awaitsProvider, groupByScope, isSettled, reasonToWake } from './sweep-drift';
 import type { ListManagedObjects } from './sweep-list';
 
-export interface SweepActivityOptions {
+interface SweepActivityOptions {
   /**
    * Overrides every kind's sweep interval (seconds). It is the steady poll's override
    * (CHRONOPLANE_POLL_STEADY_SECONDS): drift is found within the steady interval either way.

@@ -7,7 +7,7 @@ import type { KindApi, ManagedKind } from '#core/managed-kind';
 import { withReferenceFields } from '#core/references/fields';
 import { EXTERNAL_NAME } from '#core/annotations';
 
-export interface CrdOptions {
+interface CrdOptions {
   api: KindApi;
   scope: 'Namespaced' | 'Cluster';
   spec: TSchema;

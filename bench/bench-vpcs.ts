@@ -26,10 +26,8 @@ export function benchVpcObject(namespace: string, index: number) {
   };
 }
 
-export type BenchVpcObject = ReturnType<typeof benchVpcObject>;
-
 /** What one `kubectl apply` of N benchmark VPCs came to. */
-export interface BenchVpcApply {
+interface BenchVpcApply {
   appliedAt: number;
   kubectlSeconds: number;
   /** Every VPC Ready within the timeout. */

@@ -44,7 +44,7 @@ export interface ChainTiming {
 }
 
 /** When objects were seen on the API server and seen Ready (ms since the epoch), by Kind/name. */
-export interface SeenTimes {
+interface SeenTimes {
   seenAt: ReadonlyMap<string, number>;
   readyAt: ReadonlyMap<string, number>;
 }

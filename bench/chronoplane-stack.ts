@@ -16,7 +16,7 @@ import type { RunResult } from '#stack/run-command';
 import { startTestStack, type TestStack } from '#stack/test-stack';
 import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
 
-export interface BenchStackOptions {
+interface BenchStackOptions {
   /**
    * CHRONOPLANE_POLL_STEADY_SECONDS for the worker: how often settled resources are observed
    * again. Left out, each kind's default applies, as for a user.

@@ -12,7 +12,7 @@ const CHECK_EVERY_MS = 500;
 /** DescribeVpcs takes many ids at once; this many keeps each answer small. */
 const IDS_PER_CHECK = 200;
 
-export interface DriftCorrection {
+interface DriftCorrection {
   changed: number;
   /** Seconds from the out-of-band change until EC2 showed the tag again, for each corrected VPC. */
   correctedAfterSeconds: number[];

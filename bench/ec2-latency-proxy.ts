@@ -17,7 +17,7 @@ export interface Ec2LatencyProxy {
   stop(): Promise<void>;
 }
 
-export interface Ec2LatencyProxyOptions {
+interface Ec2LatencyProxyOptions {
   /** moto's endpoint, e.g. http://127.0.0.1:4566. */
   upstream: string;
   latencies: Ec2Latencies;

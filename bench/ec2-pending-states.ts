@@ -7,7 +7,7 @@
 // elements such as a gateway's addresses or an instance's network interfaces are not confused
 // with it, since their own children are theirs.
 
-export interface PendingShape {
+interface PendingShape {
   /** The create's Action: its answer names the new resources. */
   createAction: string;
   idTag: string;
@@ -36,7 +36,7 @@ export const INSTANCE_SHAPE: PendingShape = {
 
 export const PENDING_SHAPES: readonly PendingShape[] = [NAT_GATEWAY_SHAPE, INSTANCE_SHAPE];
 
-export interface ResourceState {
+interface ResourceState {
   id: string;
   /** The state element's content. */
   content: string;

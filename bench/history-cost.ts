@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { workflowIdFor, type ResourceRef } from '#core/managed-kind';
 import { stateQuery } from '#contract/reconcile-workflow';
 
-export interface HistoryCost {
+interface HistoryCost {
   workflows: number;
   events: number;
   /** Serialized size of the current runs' histories, as the server reports it. */

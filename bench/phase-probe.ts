@@ -37,7 +37,7 @@ export interface MotoLockTimes {
   over1s: number;
 }
 
-export interface ProbeReading {
+interface ProbeReading {
   at: number;
   ec2Calls: Ec2CallCount[];
   cpuSeconds: Record<string, number>;

@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
-export const RESULTS_DIR = join(import.meta.dirname, 'results');
+const RESULTS_DIR = join(import.meta.dirname, 'results');
 
 /** Writes `bench/results/<name>-<date>.json` and returns its path. */
 export async function writeResult<Result extends { date: string }>(name: string, result: Result): Promise<string> {

@@ -3,7 +3,7 @@
 // watch event arrives, so they trail the status write by the watch's delivery time.
 import { CustomObjectsApi, KubeConfig, makeInformer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 
-export interface WatchedKind {
+interface WatchedKind {
   group: string;
   version: string;
   kind: string;
@@ -11,7 +11,7 @@ export interface WatchedKind {
 }
 
 /** Where to watch: one namespace or the whole cluster, optionally narrowed by a label selector. */
-export interface WatchScope {
+interface WatchScope {
   namespace?: string;
   labelSelector?: string;
 }

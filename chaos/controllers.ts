@@ -11,7 +11,7 @@ import { repoRoot } from '#stack/paths';
 import { runningPidFromFile, startProcess, stopProcess } from '#stack/processes';
 import { logTail } from '#stack/readiness';
 
-export interface ControllerEnvironment {
+interface ControllerEnvironment {
   temporalAddress: string;
   temporalNamespace: string;
   kubeconfigPath: string;

@@ -5,7 +5,7 @@
 import { emptyEc2CallSummary, readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from '#bench/ec2-call-counter';
 
 /** stack/cluster-bootstrap.ts gives ClusterProviderConfig `default` this key; the example names no other. */
-export const DEFAULT_PROVIDER_CONFIG_ACCESS_KEY_ID = 'testing';
+const DEFAULT_PROVIDER_CONFIG_ACCESS_KEY_ID = 'testing';
 
 export const emptySummary = emptyEc2CallSummary;
 

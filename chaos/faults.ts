@@ -19,7 +19,7 @@ export interface Fault {
   restart(): Promise<void>;
 }
 
-export interface FaultHooks {
+interface FaultHooks {
   /** Called right before moto is killed: its request counts live in its memory and die with it. */
   beforeEc2Kill(): Promise<void>;
   /** Called once moto serves again, counting from zero. */

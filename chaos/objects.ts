@@ -15,7 +15,7 @@ interface ListedObject {
   status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
 }
 
-export type ObjectLister = () => Promise<ObservedObject[]>;
+type ObjectLister = () => Promise<ObservedObject[]>;
 
 export function objectLister(kubeconfigPath: string, kinds: readonly KindApi[], namespace: string): ObjectLister {
   const kubeConfig = new KubeConfig();

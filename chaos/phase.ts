@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Fault } from './faults';
 import type { Random } from './random';
 
-export interface PhaseOptions {
+interface PhaseOptions {
   kills: number;
   fault: Fault;
   random: Random;

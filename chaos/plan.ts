@@ -32,7 +32,7 @@ export function splitKills(kills: number): { apply: number; delete: number } {
 }
 
 /** A round as the run makes it: its kills, and what it reports back once done. */
-export interface ScheduledRound {
+interface ScheduledRound {
   fault: FaultKind;
   /** The kills for its apply and its delete, owed ones included. */
   kills(): { apply: number; delete: number };

@@ -4,7 +4,7 @@ import { formatSeconds, table } from '#bench/measure';
 import { addInterruptions, noInterruptions, type Interruptions } from './interruptions';
 import { lossesOf, type ObjectFinding, type RoundResult } from './rounds';
 
-export type Losses = ReturnType<typeof lossesOf>;
+type Losses = ReturnType<typeof lossesOf>;
 
 const LOSS_NAMES: Record<keyof Losses, string> = {
   notReady: 'not ready',
@@ -114,7 +114,7 @@ function formatErrors(rounds: readonly RoundResult[]): string {
  * it waited for last: no loss, but longer than a restart and a retry take, so something waited
  * for a timer rather than being woken.
  */
-export const SLOW_CONVERGE_SECONDS = 30;
+const SLOW_CONVERGE_SECONDS = 30;
 
 /** Every loss, every unkilled exit and every slow convergence, one line each, naming the round, the object and why. */
 export function findingLines(rounds: readonly RoundResult[]): string[] {

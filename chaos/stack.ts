@@ -13,7 +13,7 @@ import { startTestStack, type TestStack } from '#stack/test-stack';
 import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
 import { prepareControllers, type RestartableController } from './controllers';
 
-export interface ChaosStack {
+interface ChaosStack {
   dir: string;
   servers: TestStack;
   controllers: Record<'worker' | 'watcher', RestartableController>;

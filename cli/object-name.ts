@@ -2,7 +2,7 @@
 // or `vpc.ec2.aws.chronoplane.io/main` when two groups serve the same kind name (Object).
 import type { KindApi, ManagedKind } from '#core/managed-kind';
 
-export interface NamedObject {
+interface NamedObject {
   kind: ManagedKind;
   name: string;
 }
@@ -10,7 +10,7 @@ export interface NamedObject {
 export class UsageError extends Error {}
 
 /** The kinds a name such as `vpc` or `vpc.ec2.aws.chronoplane.io` may mean, as kubectl reads it. */
-export function kindsNamed(text: string, kinds: readonly ManagedKind[]): ManagedKind[] {
+function kindsNamed(text: string, kinds: readonly ManagedKind[]): ManagedKind[] {
   const lower = text.toLowerCase();
   const names = (api: KindApi) => [api.kind.toLowerCase(), api.plural, api.singular, ...api.shortNames];
   return kinds.filter(({ api }) => names(api).some((n) => lower === n || lower === `${n}.${api.group}`));

@@ -12,7 +12,7 @@ import { conditionSummary } from './trace-graph';
 /** How often --wait looks at the object: a person waits on it, so often enough to feel prompt. */
 const WAIT_POLL_MS = 500;
 
-export interface ReconcileOptions {
+interface ReconcileOptions {
   wait: boolean;
   timeoutSeconds: number;
 }

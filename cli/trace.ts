@@ -6,7 +6,7 @@ import { parseObjectName, UsageError } from './object-name';
 import { buildTrace } from './trace-graph';
 import { renderTrace, type OutputFormat, type TemporalUi } from './render-tree';
 
-export const DEFAULT_TEMPORAL_UI = 'http://localhost:8233';
+const DEFAULT_TEMPORAL_UI = 'http://localhost:8233';
 
 export async function trace(cluster: Cluster, target: string, namespace: string, format: OutputFormat): Promise<string> {
   const { kind, name } = parseObjectName(target, managedKinds);

@@ -29,6 +29,10 @@ export interface PassSummary {
   error?: string;
 }
 
+/**
+ * What the `state` query answers, for services that query workflows through the Temporal client.
+ * @public
+ */
 export interface ReconcileState {
   ref: ResourceRef;
   uid?: string;

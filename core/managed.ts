@@ -53,7 +53,7 @@ export const ProviderConfigReference = Doc('The ProviderConfig that holds the cr
   name: DocString('Name of the cluster-scoped ProviderConfig.', { minLength: 1 }),
 });
 
-export const ProviderConfigKind = Type.Union([Type.Literal('ProviderConfig'), Type.Literal('ClusterProviderConfig')], {
+const ProviderConfigKind = Type.Union([Type.Literal('ProviderConfig'), Type.Literal('ClusterProviderConfig')], {
   description:
     'Kind of the referenced config: ProviderConfig (in this resource\u2019s own namespace, usable only from there) or ClusterProviderConfig (cluster-scoped, usable from the namespaces its namespaceSelector matches).',
 });

@@ -14,7 +14,7 @@ const LABELS = { 'app.kubernetes.io/part-of': 'chronoplane' };
 
 export const REFERENCE_POLICY_NAME = 'references.chronoplane.io';
 export const PROVIDER_CONFIG_POLICY_NAME = 'providerconfig-credentials.chronoplane.io';
-export const OBJECT_TARGET_NAME_POLICY_NAME = 'object-target-name.chronoplane.io';
+const OBJECT_TARGET_NAME_POLICY_NAME = 'object-target-name.chronoplane.io';
 
 /** The start of the refusal a namespaced object with a cross-namespace reference gets. */
 export const CROSS_NAMESPACE_REFUSAL = "a reference may only name objects in the object's own namespace";
@@ -49,7 +49,7 @@ const foreignNamespacesOf = (o: string) =>
  * admitted before this policy can still get its finalizer, marks and resolved values (resolution
  * reports the reference itself).
  */
-export function referencePolicy(resources: readonly Resource[]) {
+function referencePolicy(resources: readonly Resource[]) {
   return policy(REFERENCE_POLICY_NAME, resources, {
     variables: [
       {
@@ -77,7 +77,7 @@ export function referencePolicy(resources: readonly Resource[]) {
  * is in its own namespace; only a ClusterProviderConfig, which only cluster admins create, may
  * name another.
  */
-export function providerConfigPolicy(resources: readonly Resource[]) {
+function providerConfigPolicy(resources: readonly Resource[]) {
   const secretNamespace = (field: string) =>
     `has(object.spec) && has(object.spec.${field}) && has(object.spec.${field}.secretRef) && has(object.spec.${field}.secretRef.namespace) && object.spec.${field}.secretRef.namespace != object.metadata.namespace ? [object.spec.${field}.secretRef.namespace] : []`;
   return policy(PROVIDER_CONFIG_POLICY_NAME, resources, {
@@ -100,7 +100,7 @@ export function providerConfigPolicy(resources: readonly Resource[]) {
  * filling it in, which must work) from one added after: only the external-name annotation tells,
  * and a CRD rule on the manifest cannot read metadata. This policy can.
  */
-export function objectTargetNamePolicy(resources: readonly Resource[]) {
+function objectTargetNamePolicy(resources: readonly Resource[]) {
   const name = (o: string) =>
     `has(${o}.spec) && has(${o}.spec.forProvider) && has(${o}.spec.forProvider.manifest) && has(${o}.spec.forProvider.manifest.metadata) && has(${o}.spec.forProvider.manifest.metadata.name) ? ${o}.spec.forProvider.manifest.metadata.name : ''`;
   const externalName = `oldObject.metadata.annotations[${celString(EXTERNAL_NAME)}]`;
@@ -166,17 +166,17 @@ function bindingFor(policyName: string) {
 }
 
 /** Every namespaced managed kind (cluster-scoped ones, such as the legacy Object, may name any namespace). */
-export const namespacedManagedResources = (): Resource[] =>
+const namespacedManagedResources = (): Resource[] =>
   managedKinds.filter((k) => !isClusterScoped(k.api)).map((k) => ({ group: k.api.group, plural: k.api.plural }));
 
 /** Every namespaced ProviderConfig kind we serve, from the CRD list. */
-export const namespacedProviderConfigs = (): Resource[] =>
+const namespacedProviderConfigs = (): Resource[] =>
   allCrds()
     .filter((c) => c.spec.names.kind === 'ProviderConfig' && c.spec.scope === 'Namespaced')
     .map((c) => ({ group: c.spec.group, plural: c.spec.names.plural }));
 
 /** Kinds whose manifest names an object in a target cluster (provider-kubernetes' Object, both groups). */
-export const manifestResources = (): Resource[] =>
+const manifestResources = (): Resource[] =>
   managedKinds.filter((k) => k.compatibleApi?.patchRoot === OBJECT_PATCH_ROOT).map((k) => ({ group: k.api.group, plural: k.api.plural }));
 
 /** File name → the objects it holds: each policy with its binding. */

@@ -1,7 +1,7 @@
 // Configuration shared by the worker and the watcher, read from the environment once at start.
 import { temporalSettingsFromEnv, type TemporalSettings } from './temporal-connection';
 
-export interface ChronoplaneConfig {
+interface ChronoplaneConfig {
   /** How to reach Temporal; runtime/temporal-connection.ts reads it. */
   temporal: TemporalSettings;
   temporalAddress: string;

@@ -3,7 +3,7 @@
 // selector decides who may use something (a ClusterProviderConfig's namespaceSelector), so an
 // operator this code does not know selects nothing rather than everything.
 
-export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
 export interface LabelSelectorRequirement {
   key: string;

@@ -6,9 +6,9 @@ import type { DataConverter } from '@temporalio/common';
 import { EncryptionCodec, keyringOf, type PayloadKeyring } from './payload-codec';
 
 /** Base64 keys, separated by commas or whitespace; the first encrypts, all decrypt. */
-export const PAYLOAD_KEY_ENV = 'CHRONOPLANE_PAYLOAD_KEY';
+const PAYLOAD_KEY_ENV = 'CHRONOPLANE_PAYLOAD_KEY';
 /** A file holding the same: one base64 key per line. `npm run up` generates one. */
-export const PAYLOAD_KEY_FILE_ENV = 'CHRONOPLANE_PAYLOAD_KEY_FILE';
+const PAYLOAD_KEY_FILE_ENV = 'CHRONOPLANE_PAYLOAD_KEY_FILE';
 
 /**
  * Parses base64 keys. Errors name the key's position, never its text: they end up in logs.

@@ -12,17 +12,15 @@ import type { ManagedResource } from '#core/managed-resource';
 import { ClassifiedError } from '#core/errors';
 import { labelSelectorMatches, describeLabelSelector, type LabelSelector } from './label-selector';
 
-export type { LabelSelector } from './label-selector';
-
 export type ProviderConfigKind = 'ProviderConfig' | 'ClusterProviderConfig';
 
-export interface ProviderConfigRef {
+interface ProviderConfigRef {
   kind: ProviderConfigKind;
   name: string;
 }
 
 /** What a managed resource without `providerConfigRef` uses, as Crossplane v2's namespaced kinds default it. */
-export const DEFAULT_PROVIDER_CONFIG_REF: ProviderConfigRef = { kind: 'ClusterProviderConfig', name: 'default' };
+const DEFAULT_PROVIDER_CONFIG_REF: ProviderConfigRef = { kind: 'ClusterProviderConfig', name: 'default' };
 
 /** The pair of kinds one provider serves: its namespaced ProviderConfig and its ClusterProviderConfig. */
 export interface ProviderConfigKinds {

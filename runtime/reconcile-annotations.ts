@@ -14,7 +14,7 @@ export const POLL_INTERVAL = 'crossplane.io/poll-interval';
  */
 export const MIN_POLL_INTERVAL_SECONDS = 10;
 
-export type PollIntervalAnnotation =
+type PollIntervalAnnotation =
   | { seconds: number }
   /** The annotation cannot be honoured: why, and what the object polls at instead. */
   | { seconds?: number; problem: string };

@@ -5,7 +5,7 @@
 // reads from the API server. Pure, so workflow code may use it too.
 
 /** The revision a resourceVersion stands for, or undefined when it is not a plain number. */
-export function revisionOf(resourceVersion: string | undefined): bigint | undefined {
+function revisionOf(resourceVersion: string | undefined): bigint | undefined {
   return resourceVersion !== undefined && /^\d{1,19}$/.test(resourceVersion) ? BigInt(resourceVersion) : undefined;
 }
 

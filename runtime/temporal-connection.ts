@@ -9,7 +9,7 @@ import { loadClientConfigProfile, type ClientConfigProfile, type ConfigDataSourc
 import type { TLSConfig } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 
-export const DEFAULT_TEMPORAL_ADDRESS = 'localhost:7233';
+const DEFAULT_TEMPORAL_ADDRESS = 'localhost:7233';
 export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
 
 /** The part both `NativeConnection.connect` (worker) and `Connection.connect` (client) take. */

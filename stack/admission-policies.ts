@@ -9,7 +9,7 @@ import { kubectl } from './kubectl';
 import { repoRoot } from './paths';
 import { CommandFailedError } from './run-command';
 
-export const ADMISSION_DIR = join(repoRoot, 'deploy', 'admission');
+const ADMISSION_DIR = join(repoRoot, 'deploy', 'admission');
 
 const ENFORCEMENT_TIMEOUT_MS = 60_000;
 const PROBE_INTERVAL_MS = 200;

@@ -12,7 +12,7 @@ import { mkdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { repoRoot } from './paths';
 
-export type BuiltController = 'worker' | 'watcher';
+type BuiltController = 'worker' | 'watcher';
 
 /**
  * Builds `<controller>/main.ts` into `<buildDir>/<controller>/` and returns the entry file to run

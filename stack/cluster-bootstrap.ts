@@ -7,10 +7,10 @@ import { kubectl } from './kubectl';
 import { repoRoot } from './paths';
 import { applyAdmissionPolicies } from './admission-policies';
 
-export const CRDS_DIR = join(repoRoot, 'deploy', 'crds');
+const CRDS_DIR = join(repoRoot, 'deploy', 'crds');
 /** The tenants' aggregated ClusterRoles (generate/rbac.ts), installed with the CRDs they grant. */
-export const RBAC_DIR = join(repoRoot, 'deploy', 'rbac');
-export const SYSTEM_NAMESPACE = 'chronoplane-system';
+const RBAC_DIR = join(repoRoot, 'deploy', 'rbac');
+const SYSTEM_NAMESPACE = 'chronoplane-system';
 export const AWS_CREDENTIALS_SECRET = { namespace: SYSTEM_NAMESPACE, name: 'aws-credentials', key: 'credentials' } as const;
 
 /** moto accepts any keys; these only have to be well-formed. */
@@ -33,7 +33,7 @@ export async function applyCrds(kubeconfigPath: string): Promise<void> {
   await kubectl(kubeconfigPath, ['apply', '--server-side', '--force-conflicts', '-f', RBAC_DIR]);
 }
 
-export async function applyAwsCredentialsSecret(kubeconfigPath: string): Promise<void> {
+async function applyAwsCredentialsSecret(kubeconfigPath: string): Promise<void> {
   const manifests = [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: SYSTEM_NAMESPACE } },
     {

@@ -8,7 +8,7 @@ import { tcpProbe, waitUntilReady } from './readiness';
 
 export const DEV_CODEC_PORT = 8234;
 
-export interface CodecServerOptions {
+interface CodecServerOptions {
   /** Holds logs/ and run/. */
   dir: string;
   port: number;

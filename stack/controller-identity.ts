@@ -12,10 +12,10 @@ import { kubectl } from './kubectl';
 import { repoRoot } from './paths';
 import { runCommand } from './run-command';
 
-export const CHART_DIR = join(repoRoot, 'deploy', 'helm', 'chronoplane');
+const CHART_DIR = join(repoRoot, 'deploy', 'helm', 'chronoplane');
 /** Where the chart is installed, as docs/install.md's `helm install` does. */
 export const CONTROLLER_NAMESPACE = 'chronoplane-system';
-export const CONTROLLER_RELEASE = 'chronoplane';
+const CONTROLLER_RELEASE = 'chronoplane';
 /** Every ServiceAccount of CONTROLLER_NAMESPACE: an audit policy can name it before the chart is rendered. */
 export const CONTROLLER_USER_GROUP = `system:serviceaccounts:${CONTROLLER_NAMESPACE}`;
 
@@ -29,7 +29,7 @@ export interface ManifestObject {
 }
 
 /** `helm template` of the chart, as objects; `set` are `--set` pairs. */
-export async function renderChart(set: Record<string, string> = {}): Promise<ManifestObject[]> {
+async function renderChart(set: Record<string, string> = {}): Promise<ManifestObject[]> {
   const helm = await ensureHelm();
   const args = ['template', CONTROLLER_RELEASE, CHART_DIR, '--namespace', CONTROLLER_NAMESPACE];
   for (const [key, value] of Object.entries(set)) args.push('--set', `${key}=${value}`);

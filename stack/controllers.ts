@@ -20,7 +20,7 @@ export type Controller = (typeof CONTROLLERS)[number];
  */
 export type WorkerName = 'worker' | `worker-${number}`;
 /** One running process: the watcher, or one of the workers. */
-export type ControllerProcess = Controller | WorkerName;
+type ControllerProcess = Controller | WorkerName;
 
 export interface WorkerInstance {
   name: WorkerName;
@@ -30,7 +30,7 @@ export interface WorkerInstance {
 
 export const TASK_QUEUE = 'chronoplane';
 
-export interface ControllerEnvironment {
+interface ControllerEnvironment {
   temporalAddress: string;
   temporalNamespace: string;
   kubeconfigPath: string;

@@ -42,10 +42,10 @@ import {
 } from './remote-clusters';
 import { startTemporal, stopTemporal, temporalLogFile, temporalRunning } from './temporal';
 
-export const DEV_CLUSTER_NAME = 'chronoplane';
+const DEV_CLUSTER_NAME = 'chronoplane';
 
 /** The first worker's metrics port; worker K serves its metrics on the K-1th port after it. */
-export const DEV_FIRST_WORKER_METRICS_PORT = 9465;
+const DEV_FIRST_WORKER_METRICS_PORT = 9465;
 
 /** CHRONOPLANE_WORKERS: how many worker processes `up` runs on the task queue (default 1). */
 export function workersWanted(env: NodeJS.ProcessEnv = process.env): number {
@@ -60,7 +60,7 @@ function workerMetricsPort(name: WorkerName): number {
   return DEV_FIRST_WORKER_METRICS_PORT + workerIndex(name) - 1;
 }
 
-export interface DevStackLayout {
+interface DevStackLayout {
   root: string;
   kubeDir: string;
   temporalDir: string;
@@ -194,7 +194,7 @@ export async function downDevStack(layout = devStackLayout()): Promise<void> {
   await stopKubeCluster(layout.kubeDir);
 }
 
-export interface ComponentStatus {
+interface ComponentStatus {
   name: string;
   running: boolean;
   /** Where to reach it, if it serves anything. */

@@ -7,7 +7,7 @@ import { progress } from './progress';
 import { commandExists, runCommand } from './run-command';
 import { isExecutable, readStamp } from './stamps';
 
-export const HELM_VERSION = 'v3.22.0';
+const HELM_VERSION = 'v3.22.0';
 const HELM_MODULE = 'helm.sh/helm/v3';
 
 /** Returns the path of the cached helm binary, building it first if it is missing or stale. */

@@ -13,7 +13,7 @@ import { cacheDir } from './paths';
 import { progress } from './progress';
 import { isExecutable, readStamp } from './stamps';
 
-export const COMPOSE_VERSION = 'v2.40.3';
+const COMPOSE_VERSION = 'v2.40.3';
 const COMPOSE_MODULE = `github.com/docker/compose/v2@${COMPOSE_VERSION}`;
 
 export async function ensureDockerCompose(): Promise<{ dockerConfigDir: string }> {

@@ -11,13 +11,13 @@ import { commandExists, runCommand } from './run-command';
 import { isExecutable, readStamp } from './stamps';
 
 // Newer CLI tags carry replace directives, which `go install pkg@version` refuses.
-export const TEMPORAL_CLI_VERSION = 'v1.5.1';
-export const MOTO_VERSION = '5.2.5';
+const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const MOTO_VERSION = '5.2.5';
 
 const kubeModuleDir = join(repoRoot, 'tools', 'kube');
 const kubeCommands = ['kube-apiserver', 'kube-controller-manager'] as const;
 
-export interface InstalledTools {
+interface InstalledTools {
   temporal: string;
   helm: string;
   kubeApiserver: string;
@@ -151,13 +151,13 @@ async function installEtcdIfMissing(): Promise<string> {
   return etcd;
 }
 
-export async function ensureOpenssl(): Promise<void> {
+async function ensureOpenssl(): Promise<void> {
   if (await commandExists('openssl')) return;
   progress('installing openssl (apt-get)…');
   await aptInstall('openssl');
 }
 
-export async function ensureKubectl(): Promise<string> {
+async function ensureKubectl(): Promise<string> {
   if (await commandExists('kubectl')) return 'kubectl';
   throw new Error('kubectl is not on PATH; the stack uses it to apply manifests (the machine image normally has it)');
 }

@@ -30,7 +30,7 @@ export interface KubeClusterOptions {
   auditUserGroups?: readonly string[];
 }
 
-export interface KubeCluster {
+interface KubeCluster {
   /** Admin kubeconfig (CN=chronoplane-admin, O=system:masters). */
   kubeconfigPath: string;
   server: string;
@@ -43,7 +43,7 @@ const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
 /** The components in start order; stopping goes the other way. */
 export const KUBE_COMPONENTS = ['etcd', 'kube-apiserver', 'kube-controller-manager'] as const;
-export type KubeComponent = (typeof KUBE_COMPONENTS)[number];
+type KubeComponent = (typeof KUBE_COMPONENTS)[number];
 
 export function kubeconfigPathOf(dir: string): string {
   return join(dir, 'kubeconfig');

@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 
-export interface KubeconfigInput {
+interface KubeconfigInput {
   path: string;
   /** Names the cluster, user and context alike, e.g. "chronoplane". */
   name: string;

@@ -18,7 +18,7 @@ export interface MotoOptions {
   detached: boolean;
 }
 
-export interface MotoServer {
+interface MotoServer {
   /** Pass as `endpoint` to AWS SDK clients (any region, any credentials). */
   endpoint: string;
   process: ManagedProcess;
@@ -34,7 +34,7 @@ export function motoLogFile(dir: string): string {
   return join(dir, 'logs', 'moto.log');
 }
 
-export function motoJournalFile(dir: string): string {
+function motoJournalFile(dir: string): string {
   return join(dir, 'journal.jsonl');
 }
 

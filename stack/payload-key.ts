@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export function payloadKeyFile(stateRoot: string): string {
+function payloadKeyFile(stateRoot: string): string {
   return join(stateRoot, 'payload.key');
 }
 

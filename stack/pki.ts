@@ -26,7 +26,7 @@ export interface Pki {
 const VALID_DAYS = '3650';
 
 /** Names the apiserver answers to: what clients dial, and in-cluster service names. */
-export const APISERVER_SANS = [
+const APISERVER_SANS = [
   'IP:127.0.0.1',
   'DNS:localhost',
   'DNS:kubernetes',
@@ -89,7 +89,7 @@ export interface LeafProfile {
 }
 
 /** A CA's certificate and key files. */
-export interface CertificateAuthority {
+interface CertificateAuthority {
   caCert: string;
   caKey: string;
 }

@@ -12,7 +12,7 @@ import { startUntilReady, tcpProbe } from './readiness';
 import { runCommand } from './run-command';
 import { pathExists } from './pki';
 
-export interface PostgresOptions {
+interface PostgresOptions {
   /** Holds data/, socket/, logs/ and run/. Every directory above it must be reachable by `postgres`. */
   dir: string;
   port: number;

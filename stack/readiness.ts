@@ -29,7 +29,7 @@ export function tcpProbe(host: string, port: number): Probe {
 }
 
 /** PEM file paths: the CA to trust, and the client certificate to present. */
-export interface TlsClientFiles {
+interface TlsClientFiles {
   caFile: string;
   certFile: string;
   keyFile: string;
@@ -57,7 +57,7 @@ export function httpProbe(url: string, options: { tls?: TlsClientFiles; isReady?
   };
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   name: string;
   probe: Probe;
   /** Where to look for the reason when it does not come up. */

@@ -43,7 +43,7 @@ export interface RemoteCluster {
 export const REMOTE_CLUSTER_SECRET_NAMESPACE = 'crossplane-system';
 export const REMOTE_CLUSTER_SECRET_KEY = 'kubeconfig';
 /** Set on every such Secret, with the cluster's name as its value. */
-export const REMOTE_CLUSTER_LABEL = 'chronoplane.dev/remote-cluster';
+const REMOTE_CLUSTER_LABEL = 'chronoplane.dev/remote-cluster';
 
 export function remoteClusterSecretName(clusterName: string): string {
   return `${clusterName}-kubeconfig`;
@@ -95,7 +95,7 @@ export function stopRemoteCluster(dir: string): Promise<void> {
  * and key, and the server is https://127.0.0.1:<port>, which any process on this machine (the
  * worker, a peer provider) can reach. Checked, because a Secret cannot point at local files.
  */
-export async function remoteClusterKubeconfig(kubeconfigPath: string): Promise<string> {
+async function remoteClusterKubeconfig(kubeconfigPath: string): Promise<string> {
   const kubeconfig = await readFile(kubeconfigPath, 'utf8');
   for (const field of ['certificate-authority-data', 'client-certificate-data', 'client-key-data']) {
     if (!kubeconfig.includes(`${field}:`)) throw new Error(`${kubeconfigPath} does not embed ${field}; it cannot go into a Secret`);
@@ -137,7 +137,7 @@ export async function registerRemoteClusters(
 }
 
 /** The seed's and provider-kubernetes' examples name this ProviderConfig; it points at the first remote cluster. */
-export const EXAMPLES_PROVIDER_CONFIG = 'kubernetes-provider';
+const EXAMPLES_PROVIDER_CONFIG = 'kubernetes-provider';
 
 /**
  * provider-kubernetes configs for the remote clusters, in both groups: a legacy ProviderConfig
@@ -175,7 +175,7 @@ export async function applyRemoteProviderConfigs(
 }
 
 /** A KubernetesCluster (compute.crossplane.io) to register for a remote cluster. */
-export interface KubernetesClusterRegistration {
+interface KubernetesClusterRegistration {
   /** The KubernetesCluster's name; its connection Secret is `<name>-kubeconfig`. */
   name: string;
   /** What KubernetesApplications' clusterSelectors match. */

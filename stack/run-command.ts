@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 
-export interface RunOptions {
+interface RunOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** Written to the command's stdin (e.g. a manifest for `kubectl apply -f -`). */

@@ -17,7 +17,7 @@ import { startUntilReady, type Probe } from './readiness';
 import { runCommand } from './run-command';
 import { createCa, ensureLeaf, pathExists, type LeafProfile } from './pki';
 
-export interface TemporalServerOptions {
+interface TemporalServerOptions {
   /** Holds pki/, config/, logs/ and run/. */
   dir: string;
   postgres: PostgresServer;

@@ -8,7 +8,7 @@ import { isRunning, stopProcess, type ManagedProcess } from './processes';
 import { httpProbe, startUntilReady, tcpProbe, waitUntilReady } from './readiness';
 import { SEARCH_ATTRIBUTE_FLAGS } from '#contract/search-attributes';
 
-export const TEMPORAL_NAMESPACE = 'default';
+const TEMPORAL_NAMESPACE = 'default';
 
 export interface TemporalOptions {
   /** Holds temporal.db, logs/ and run/. */
@@ -22,7 +22,7 @@ export interface TemporalOptions {
   codecEndpoint?: string;
 }
 
-export interface TemporalServer {
+interface TemporalServer {
   /** host:port for Connection.connect / NativeConnection.connect. */
   address: string;
   namespace: string;

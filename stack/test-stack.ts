@@ -20,7 +20,7 @@ import {
 } from './remote-clusters';
 import { startTemporal, type TemporalOptions } from './temporal';
 
-export interface TestStackOptions {
+interface TestStackOptions {
   dir: string;
   /** Also apply deploy/crds, the AWS credentials Secret and the default ProviderConfig. */
   bootstrap?: boolean;

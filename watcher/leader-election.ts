@@ -31,7 +31,7 @@ export interface LeaseTimings {
 /** client-go's defaults, which kube-controller-manager and controller-runtime also use. */
 export const DEFAULT_LEASE_TIMINGS: LeaseTimings = { leaseDurationSeconds: 15, renewDeadlineSeconds: 10, retryPeriodSeconds: 2 };
 
-export interface LeaderElectorOptions {
+interface LeaderElectorOptions {
   kubeConfig: KubeConfig;
   namespace: string;
   name: string;

@@ -14,7 +14,7 @@ import { dependenciesOf, keyOf, namedTargets, type Dependency } from '#runtime/r
 import { getValue } from '#core/references/fieldpath';
 import type { ResourceEvent } from '#contract/reconcile-workflow';
 
-export interface WakeUp {
+interface WakeUp {
   ref: ResourceRef;
   event: ResourceEvent;
 }

@@ -5,7 +5,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 
 type ConditionStatus = 'True' | 'False' | 'Unknown';
 
-export interface ResourceStatusCount {
+interface ResourceStatusCount {
   kind: string;
   ready: ConditionStatus;
   synced: ConditionStatus;

@@ -15,7 +15,7 @@ import { Watcher } from './watcher';
 import { LeaderElector, defaultIdentity } from './leader-election';
 import type { OwnWrites } from '#runtime/own-writes';
 
-export interface WatcherSetup {
+interface WatcherSetup {
   watcher: Watcher;
   /** Stops the watcher (after its queued signals are sent), gives up its Lease, and stops its metrics endpoint. */
   stop(): Promise<void>;
@@ -93,7 +93,7 @@ export function setUpWatcher(kubeConfig: KubeConfig, client: Client, logger: Log
 /** Whether this worker hosts the watcher too. */
 export const watcherEmbedded = (env: NodeJS.ProcessEnv = process.env): boolean => env.CHRONOPLANE_EMBEDDED_WATCHER === 'true';
 
-export interface LeaderElectionConfig {
+interface LeaderElectionConfig {
   namespace: string;
   name: string;
   identity: string;

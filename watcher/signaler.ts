@@ -8,14 +8,14 @@ import { workflowIdFor, type ResourceRef } from '#core/managed-kind';
 import { isPermanentSignalError } from './signal-errors';
 import { ResourceKindKey, ResourceNameKey, ResourceNamespaceKey } from '#contract/search-attributes';
 
-export interface SignalRequest {
+interface SignalRequest {
   ref: ResourceRef;
   event: ResourceEvent;
   /** When the watch event arrived (ms since epoch), for the latency metric. */
   receivedAt: number;
 }
 
-export interface SignalerOptions {
+interface SignalerOptions {
   taskQueue: string;
   onSent?: (request: SignalRequest, latencySeconds: number) => void;
   /** `permanent`: the request will never succeed as written, so it was dropped, not retried. */

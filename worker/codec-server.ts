@@ -10,7 +10,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { PayloadCodec } from '@temporalio/common';
 import { JSONToPayload, payloadToJSON, type JSONPayload } from '@temporalio/common/lib/proto-utils';
 
-export interface CodecServerOptions {
+interface CodecServerOptions {
   /** Browser origins allowed to call it: the Temporal UI's, such as http://127.0.0.1:8233. */
   allowedOrigins: readonly string[];
   /** When set, /encode and /decode require `Authorization: Bearer <token>`. */

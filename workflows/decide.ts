@@ -35,7 +35,7 @@ export type Step =
   | { kind: 'removeFinalizer' };
 
 /** When to run the next pass, absent a signal: the "when to requeue" table of seed 004. */
-export type NextPass =
+type NextPass =
   | 'settled' // up to date and available: wait for the kind's sweep to find drift, or poll steady
   | 'steady' // absent, and Create is not allowed: look again at the kind's steady interval
   | 'pending' // something is in flight: re-observe soon
@@ -43,7 +43,7 @@ export type NextPass =
   | 'dependency' // waiting for another object: its change wakes us by signal; the steady poll is a safety net
   | 'signal'; // nothing to poll (paused): wait for the object to change
 
-export interface Plan {
+interface Plan {
   steps: Step[];
   conditions: ConditionUpdate[];
   next: NextPass;
@@ -54,7 +54,7 @@ export interface Plan {
 }
 
 /** What else the observe activity found, besides the object and the external resource. */
-export interface DecideContext {
+interface DecideContext {
   providerError?: string;
   /**
    * The provider did not answer at all (FailureClass Unreachable): nobody knows the external

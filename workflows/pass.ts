@@ -15,7 +15,7 @@ import { activityFailure, failureMessage } from './activity-failures';
 import { controlPlane, describe, runSteps } from './steps';
 import { planWriteBack } from './status';
 
-export interface PassResult {
+interface PassResult {
   summary: PassSummary;
   waitSeconds?: number;
   complete: boolean;

@@ -19,7 +19,7 @@ import { reconcilePass, seenAlready } from './pass';
 /** Keeps each run's history small: replaying it is cheap, and so is storing it in SQLite. */
 const DEFAULT_HISTORY_BUDGET = 2_000;
 
-export const initialState = (): CarriedState => ({
+const initialState = (): CarriedState => ({
   passes: 0,
   consecutiveFailures: 0,
   dirty: true,

@@ -50,7 +50,7 @@ export function planWriteBack(
  * read the object with the token has run for it. A paused object runs no pass, so it records
  * none: whoever waits for the token learns it was not honoured.
  */
-export function reconcileRequestToRecord(
+function reconcileRequestToRecord(
   object: Pick<ObjectSnapshot, 'paused' | 'reconcileRequestedAt' | 'lastHandledReconcileAt'>,
 ): string | undefined {
   const requested = object.reconcileRequestedAt;

@@ -35,7 +35,7 @@ const quickProvider = wf.proxyLocalActivities<ReconcileActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
 });
 
-export interface StepsRun {
+interface StepsRun {
   actions: string[];
   /** Fields to record in spec.forProvider with the status (the lateInitialize step). */
   lateInitialized?: Record<string, unknown>;

@@ -68,7 +68,7 @@ export interface ObjectLimitTarget {
   targetKubeconfigPath: string;
 }
 
-export interface ObjectLimitRun {
+interface ObjectLimitRun {
   seconds: number;
   /** Seconds each object took, from its first request to its last, in index order. */
   perObjectSeconds: number[];

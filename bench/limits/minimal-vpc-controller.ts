@@ -18,7 +18,7 @@ import { benchVpcObject } from '../bench-vpcs';
 import { mapWithConcurrency } from '../parallel';
 
 /** The definition of the limit: 32 in parallel. */
-export const LIMIT_CONCURRENCY = 32;
+const LIMIT_CONCURRENCY = 32;
 /** The limit's EC2 calls are counted apart from ours by this key. */
 export const LIMIT_ACCESS_KEY_ID = 'bench-limit';
 
@@ -28,14 +28,14 @@ export interface LimitTarget {
   namespace: string;
 }
 
-export interface LimitRun {
+interface LimitRun {
   seconds: number;
   /** Seconds from the start until each VPC was done (Ready, or gone), in index order. */
   doneAfterSeconds: number[];
 }
 
 /** What the apply leaves behind for the delete: each object's name and its VPC. */
-export interface LimitVpc {
+interface LimitVpc {
   name: string;
   vpcId: string;
 }

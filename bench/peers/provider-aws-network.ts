@@ -17,11 +17,11 @@ import { kubectl } from '#stack/kubectl';
 import { phaseBetween, readProbe, type PhaseFigures, type ProbeTarget } from '../phase-probe';
 import { keyOfObject, watchObjects } from '../watch-objects';
 
-export interface NetworkPeer {
+interface NetworkPeer {
   kubeconfigPath: string;
 }
 
-export interface NetworkOptions {
+interface NetworkOptions {
   /** Prefix of the object names (they are cluster-scoped); default `net-<random>`. */
   name?: string;
   region?: string;
@@ -65,7 +65,7 @@ const kinds = [
 ] as const;
 const RUN_LABEL = 'chronoplane.dev/bench-run';
 
-export function networkManifests(name: string, region: string, runLabel: string, natGateway = false): KubernetesObject[] {
+function networkManifests(name: string, region: string, runLabel: string, natGateway = false): KubernetesObject[] {
   const metadata = (suffix: string) => ({ name: `${name}-${suffix}`, labels: { [RUN_LABEL]: runLabel } });
   const vpcIdRef = { name: `${name}-vpc` };
   return [

@@ -20,7 +20,7 @@ import { commandExists, runCommand } from '#stack/run-command';
 import { isExecutable, readStamp } from '#stack/stamps';
 import { assertPortFree, copyCrds, distinctFreePorts, providerEnvironment, writeServingCertDir, yamlFiles } from './support';
 
-export const PROVIDER_AWS_MODULE = 'github.com/crossplane-contrib/provider-aws';
+const PROVIDER_AWS_MODULE = 'github.com/crossplane-contrib/provider-aws';
 export const PROVIDER_AWS_VERSION = 'v0.58.0';
 
 const providerAwsModuleDir = join(repoRoot, 'tools', 'provider-aws');
@@ -32,7 +32,7 @@ const providerAwsModuleDir = join(repoRoot, 'tools', 'provider-aws');
  */
 const NOT_IN_CHECKSUM_DATABASE = ['github.com/aws/aws-sdk-go-v2/service/route53resolver'];
 
-export interface ProviderAwsBuild {
+interface ProviderAwsBuild {
   binary: string;
   /** Every CRD the provider serves (it will not start without all of them), spec.conversion removed. */
   crdDir: string;
@@ -79,7 +79,7 @@ async function providerAwsModuleHash(): Promise<string> {
   return hash.digest('hex');
 }
 
-export interface ProviderAwsOptions {
+interface ProviderAwsOptions {
   /** Holds the peer's own cluster (kube/), its serving certificate (tls/) and its log. */
   dir: string;
   /** The EC2 endpoint (moto) its default ProviderConfig points at. */
@@ -93,7 +93,7 @@ export interface ProviderAwsOptions {
   accessKeyId?: string;
 }
 
-export interface ProviderAwsPeer {
+interface ProviderAwsPeer {
   /** Admin kubeconfig of the peer's own kube-apiserver. */
   kubeconfigPath: string;
   ec2Endpoint: string;
@@ -104,7 +104,7 @@ export interface ProviderAwsPeer {
   stop(): Promise<void>;
 }
 
-export const PROVIDER_AWS_ACCESS_KEY_ID = 'provider-aws';
+const PROVIDER_AWS_ACCESS_KEY_ID = 'provider-aws';
 const CREDENTIALS_SECRET = { namespace: 'crossplane-system', name: 'aws-credentials', key: 'credentials' } as const;
 /** controller-runtime's default metrics address, which provider-aws has no flag to change. */
 const PROVIDER_AWS_METRICS_PORT = 8080;

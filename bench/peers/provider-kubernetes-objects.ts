@@ -13,9 +13,9 @@ import {
 } from './provider-kubernetes';
 
 /** provider-kubernetes' own default for `--poll`: how often it observes a Ready Object again. */
-export const PROVIDER_KUBERNETES_DEFAULT_POLL = '10m';
+const PROVIDER_KUBERNETES_DEFAULT_POLL = '10m';
 
-export interface ProviderKubernetesObjects {
+interface ProviderKubernetesObjects {
   peer: string;
   /** Admin kubeconfig of the peer's own kube-apiserver: create Objects here. */
   kubeconfigPath: string;

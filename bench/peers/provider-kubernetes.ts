@@ -19,10 +19,10 @@ import { commandExists, runCommand } from '#stack/run-command';
 import { isExecutable, readStamp } from '#stack/stamps';
 import { assertPortFree, copyCrds, distinctFreePorts, providerEnvironment, writeServingCertDir, yamlFiles } from './support';
 
-export const PROVIDER_KUBERNETES_MODULE = 'github.com/crossplane-contrib/provider-kubernetes';
+const PROVIDER_KUBERNETES_MODULE = 'github.com/crossplane-contrib/provider-kubernetes';
 export const PROVIDER_KUBERNETES_VERSION = 'v1.2.1';
 
-export interface ProviderKubernetesBuild {
+interface ProviderKubernetesBuild {
   binary: string;
   /** Every CRD the provider serves, spec.conversion removed. */
   crdDir: string;
@@ -33,11 +33,6 @@ export interface ProviderKubernetesBuild {
 function buildPaths(): ProviderKubernetesBuild {
   const root = join(cacheDir(), 'provider-kubernetes');
   return { binary: join(binDir(), 'provider-kubernetes'), crdDir: join(root, 'crds'), examplesDir: join(root, 'examples') };
-}
-
-/** Where ensureProviderKubernetes() puts the module's examples/, for tests that apply them verbatim. */
-export function providerKubernetesExamplesDir(): string {
-  return buildPaths().examplesDir;
 }
 
 /**
@@ -109,7 +104,7 @@ async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }
 
-export interface ProviderKubernetesOptions {
+interface ProviderKubernetesOptions {
   /** Holds the peer's own cluster (kube/), its serving certificate (tls/) and its log. */
   dir: string;
   /**
@@ -140,7 +135,7 @@ export interface ProviderKubernetesPeer {
  * that they apply verbatim. Both for cluster-scoped Objects (ProviderConfig) and namespaced ones
  * (ClusterProviderConfig).
  */
-export const PROVIDER_KUBERNETES_TARGET_SECRET = { namespace: 'crossplane-system', name: 'cluster-config', key: 'kubeconfig' } as const;
+const PROVIDER_KUBERNETES_TARGET_SECRET = { namespace: 'crossplane-system', name: 'cluster-config', key: 'kubeconfig' } as const;
 export const PROVIDER_KUBERNETES_CONFIG_NAMES = ['default', 'kubernetes-provider'] as const;
 
 /** controller-runtime's defaults, which provider-kubernetes has no flags for. */

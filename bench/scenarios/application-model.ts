@@ -38,7 +38,7 @@ export interface ApplicationShape {
 }
 
 /** One object a template makes in the target. */
-export interface TargetRef {
+interface TargetRef {
   kind: TargetKind;
   /** Absent for a Namespace. */
   namespace?: string;
@@ -68,7 +68,7 @@ export function templateTargets(shape: ApplicationShape): TargetRef[] {
   );
 }
 
-export const templateName = (prefix: string, index: number, kind: TargetKind): string =>
+const templateName = (prefix: string, index: number, kind: TargetKind): string =>
   `${prefix}-${String(index).padStart(3, '0')}-${kind.toLowerCase()}`;
 
 /** How many objects of each kind the templates make. */
@@ -162,7 +162,7 @@ export function applicationSubmitted(app: Observed | undefined, count: number, g
 }
 
 /** Submitted for the spec it has now, as the application itself counts it (children.ts isSubmitted). */
-export function resourceSubmitted(resource: Observed): boolean {
+function resourceSubmitted(resource: Observed): boolean {
   const generation = resource.metadata?.generation;
   const observed = resource.status?.observedGeneration;
   return resource.status?.state === 'Submitted' && (generation === undefined || observed === undefined || observed >= generation);

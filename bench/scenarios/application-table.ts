@@ -68,7 +68,7 @@ export interface DeleteFigures extends PhaseCost {
 }
 
 /** What workflows wrote to Temporal: mean and max over them. */
-export interface WorkflowCosts {
+interface WorkflowCosts {
   workflows: number;
   events: { mean: number; max: number };
   historyBytes: { mean: number; max: number };

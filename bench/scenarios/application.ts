@@ -77,7 +77,7 @@ import {
   type WorkflowCost,
 } from './application-table';
 
-export interface ApplicationScaleOptions {
+interface ApplicationScaleOptions {
   /** Templates in the application (default 50). */
   templates: number;
   /** The first template is a Namespace holding the others, instead of all in `default`. */

@@ -77,7 +77,7 @@ const REQUEST_KINDS: RequestKind[] = [
   },
 ];
 
-export interface MotoRequestCostResult {
+interface MotoRequestCostResult {
   date: string;
   count: number;
   machine: Awaited<ReturnType<typeof machine>>;

@@ -36,7 +36,7 @@ import { watchObjects } from '../watch-objects';
 import { warmUp } from '../warm-up';
 import { reconcileTimeline, type ReconcileTimeline } from '../workflow-timeline';
 
-export const NETWORK_DIR = join(repoRoot, 'examples', 'aws-network');
+const NETWORK_DIR = join(repoRoot, 'examples', 'aws-network');
 const namespace = 'bench-network';
 /** The files name no providerConfigRef, so ClusterProviderConfig default signs; stack/cluster-bootstrap.ts gives it this key. */
 const DEFAULT_PROVIDER_CONFIG_ACCESS_KEY_ID = 'testing';
@@ -77,7 +77,7 @@ export interface RealisticLatencyFigures extends ModeledChain {
   callsThroughProxy: number;
 }
 
-export interface NetworkChainOptions {
+interface NetworkChainOptions {
   keep: boolean;
   embeddedWatcher?: boolean;
   /** Call EC2 through the realistic-latency proxy (bench/ec2-latency-proxy.ts). */

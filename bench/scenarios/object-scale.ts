@@ -50,7 +50,7 @@ import { keyOfObject, watchObjects, type WatchedObjects } from '../watch-objects
 import { latenciesBetween, readWorkerLatencies } from '../worker-latencies';
 import { printObjectScaleTable, type ObjectLimit, type ObjectRow, type ObjectScaleResult } from './object-scale-table';
 
-export interface ObjectScaleOptions {
+interface ObjectScaleOptions {
   count: number;
   /** Seconds of the idle measurement (CPU of the controller's processes). */
   idleWindowSeconds: number;

@@ -24,7 +24,7 @@ import { runProviderAwsNetwork, type NetworkResult } from '../peers/provider-aws
 import { processesUnder } from '../process-cpu';
 import { machine, writeResult } from '../results';
 
-export interface ProviderAwsPeerOptions {
+interface ProviderAwsPeerOptions {
   pauseBeforeDeleteSeconds: number;
   keep: boolean;
   /** Call EC2 through the realistic-latency proxy, with the NAT gateway in the network. */
@@ -44,8 +44,8 @@ export interface ProviderAwsPeerResult extends NetworkResult {
   realisticLatency?: { chain: string[]; seconds: number; ratio: number; callsThroughProxy: number };
 }
 
-export const PROVIDER_AWS_RESOURCES = 'VPC, 2 Subnets, InternetGateway, RouteTable with inline route and 2 associations';
-export const PROVIDER_AWS_NAT_RESOURCES = `${PROVIDER_AWS_RESOURCES}; Address, NATGateway, private RouteTable with inline route`;
+const PROVIDER_AWS_RESOURCES = 'VPC, 2 Subnets, InternetGateway, RouteTable with inline route and 2 associations';
+const PROVIDER_AWS_NAT_RESOURCES = `${PROVIDER_AWS_RESOURCES}; Address, NATGateway, private RouteTable with inline route`;
 /**
  * Its heaviest chain with the NAT gateway, by kind. The private route table's route is inline,
  * so the least it waits after the gateway is that route's create, as our Route's.

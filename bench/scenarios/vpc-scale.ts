@@ -33,7 +33,7 @@ import { latenciesBetween, readWorkerLatencies } from '../worker-latencies';
 import { warmUp } from '../warm-up';
 import { printVpcScaleTable, type VpcScaleResult } from './vpc-scale-table';
 
-export interface VpcScaleOptions {
+interface VpcScaleOptions {
   count: number;
   /** Seconds of the idle measurement (CPU, EC2 calls, history per pass). */
   idleWindowSeconds: number;

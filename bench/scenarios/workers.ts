@@ -38,7 +38,7 @@ import { latenciesBetween, readWorkerLatencies, type LatencyTotals } from '../wo
 
 const namespace = 'bench';
 
-export interface WorkersOptions {
+interface WorkersOptions {
   count: number;
   /** One run per entry, each on a fresh stack: how many workers it runs. */
   workerCounts: number[];
@@ -67,7 +67,7 @@ interface WorkerReading {
   stickyCacheMisses: number;
 }
 
-export interface WorkersRun {
+interface WorkersRun {
   workers: number;
   count: number;
   /** Absent when not all were Ready in time. */
@@ -87,7 +87,7 @@ export interface WorkersRun {
   loadAverage: { atStart: number[]; afterApply: number[] };
 }
 
-export interface WorkersResult {
+interface WorkersResult {
   date: string;
   machine: { cores: number | undefined; node: string };
   runs: WorkersRun[];

@@ -37,7 +37,7 @@ export const clusterProviderConfigApi: KindApi & { kind: 'ClusterProviderConfig'
 
 export const awsProviderConfigKinds: ProviderConfigKinds = { namespaced: providerConfigApi, cluster: clusterProviderConfigApi };
 
-export const SecretKeySelector = Doc('A key in a Secret.', {
+const SecretKeySelector = Doc('A key in a Secret.', {
   namespace: DocString('Namespace of the Secret; for a namespaced ProviderConfig, its own namespace.'),
   name: DocString('Name of the Secret.'),
   key: DocString('Key within the Secret.'),

@@ -5,7 +5,7 @@ import type { ManagedResource } from '#core/managed-resource';
 import type { KindApi } from '#core/managed-kind';
 import { providerConfigRefOf } from '#runtime/provider-config';
 
-export const PROVIDER_NAME = 'provider-chronoplane-aws';
+const PROVIDER_NAME = 'provider-chronoplane-aws';
 export const UID_TAG = 'chronoplane.io/uid';
 
 /** EC2's limits: 50 tags a resource, keys up to 128 characters, values up to 256. */
@@ -29,7 +29,7 @@ export const USER_TAG_LIMIT = AWS_TAG_LIMITS.maxEntries - SYSTEM_TAG_KEYS.length
  * Crossplane v2's tags: the config's name and, beside it, its kind; with crossplane-namespace
  * they name a namespaced ProviderConfig fully (team-a's "creds" is not team-b's).
  */
-export function crossplaneTags(api: KindApi, mr: ManagedResource<unknown, unknown>): Record<(typeof SYSTEM_TAG_KEYS)[number], string> {
+function crossplaneTags(api: KindApi, mr: ManagedResource<unknown, unknown>): Record<(typeof SYSTEM_TAG_KEYS)[number], string> {
   const providerConfig = providerConfigRefOf(mr);
   return {
     'crossplane-kind': `${api.singular}.${api.group}`,
@@ -43,7 +43,7 @@ export function crossplaneTags(api: KindApi, mr: ManagedResource<unknown, unknow
 }
 
 /** Tags Chronoplane owns; a user's spec may not override them, and drift checks skip them. */
-export function isSystemTag(key: string): boolean {
+function isSystemTag(key: string): boolean {
   return key.startsWith('crossplane-') || key === UID_TAG;
 }
 
@@ -75,7 +75,7 @@ export const tagsToMap = (tags: readonly Tag[] | undefined): Record<string, stri
 
 export const mapToTags = (map: Record<string, string>): Tag[] => Object.entries(map).map(([Key, Value]) => ({ Key, Value }));
 
-export interface TagChanges {
+interface TagChanges {
   set: Record<string, string>;
   remove: string[];
 }

@@ -164,8 +164,7 @@ function cachedFor<T>(
  */
 export const INJECTED_IDENTITY_SERVICE_ACCOUNT = 'provider-kubernetes';
 
-export const injectedIdentityUser = (namespace: string): string =>
-  `system:serviceaccount:${namespace}:${INJECTED_IDENTITY_SERVICE_ACCOUNT}`;
+const injectedIdentityUser = (namespace: string): string => `system:serviceaccount:${namespace}:${INJECTED_IDENTITY_SERVICE_ACCOUNT}`;
 
 /**
  * A kubernetes.m.crossplane.io config's connection. InjectedIdentity means the control

@@ -17,9 +17,9 @@ import { crd } from '#apis/crd';
 import type { KindApi } from '#core/managed-kind';
 import type { ProviderConfigKinds } from '#runtime/provider-config';
 
-export const MODERN_GROUP = 'kubernetes.m.crossplane.io';
+const MODERN_GROUP = 'kubernetes.m.crossplane.io';
 
-export const modernProviderConfigApi: KindApi & { kind: 'ProviderConfig' } = {
+const modernProviderConfigApi: KindApi & { kind: 'ProviderConfig' } = {
   group: MODERN_GROUP,
   version: 'v1alpha1',
   kind: 'ProviderConfig',
@@ -31,7 +31,7 @@ export const modernProviderConfigApi: KindApi & { kind: 'ProviderConfig' } = {
   scope: 'Namespaced',
 };
 
-export const modernClusterProviderConfigApi: KindApi & { kind: 'ClusterProviderConfig' } = {
+const modernClusterProviderConfigApi: KindApi & { kind: 'ClusterProviderConfig' } = {
   group: MODERN_GROUP,
   version: 'v1alpha1',
   kind: 'ClusterProviderConfig',
@@ -114,11 +114,11 @@ const identity = withRules(
   { rule: 'false', message: 'Chronoplane does not support cloud identities yet: put a complete kubeconfig in the Secret' },
 );
 
-export const ModernProviderConfigSpec = Doc('A ProviderConfigSpec defines the desired state of a ProviderConfig.', {
+const ModernProviderConfigSpec = Doc('A ProviderConfigSpec defines the desired state of a ProviderConfig.', {
   credentials,
   identity: Type.Optional(identity),
 });
-export type ModernProviderConfigSpec = Static<typeof ModernProviderConfigSpec>;
+type ModernProviderConfigSpec = Static<typeof ModernProviderConfigSpec>;
 
 export const ModernClusterProviderConfigSpec = Doc('A ProviderConfigSpec defines the desired state of a ProviderConfig.', {
   credentials,

@@ -20,7 +20,7 @@ export const kubernetesProviderConfigApi: KindApi = {
 
 const SUPPORTED_SOURCES = ['Secret', 'InjectedIdentity'];
 
-export const KubeconfigSecretReference = Doc('A key of a Secret that holds a kubeconfig.', {
+const KubeconfigSecretReference = Doc('A key of a Secret that holds a kubeconfig.', {
   namespace: DocString('Namespace of the Secret.', { minLength: 1 }),
   name: DocString('Name of the Secret.', { minLength: 1 }),
   key: DocString('Key within the Secret, such as kubeconfig.', { minLength: 1 }),

@@ -21,13 +21,13 @@ export interface TargetKey {
 }
 
 /** Called when the watched object changes; the Object's workflow should run a pass. */
-export type Wake = () => void;
+type Wake = () => void;
 
 /** Every object of one kind in one namespace ('' for all namespaces, or a cluster-scoped kind). */
 export type TargetScope = Omit<TargetKey, 'name'>;
 
 /** Which changed objects of a followed scope wake the follower; all of them when absent. */
-export type WakesFor = (obj: KubernetesObject) => boolean;
+type WakesFor = (obj: KubernetesObject) => boolean;
 
 const LIST_PAGE = 500;
 /** How long a target cluster that is down may be back before its watches notice. */

@@ -5,7 +5,7 @@
 // kubernetes.crossplane.io Object), which only cluster admins create, may name any namespace.
 import { describeKey, type Dependency } from './dependencies';
 
-export interface NamespaceBoundary {
+interface NamespaceBoundary {
   /** The dependencies that may be read and resolved. */
   inside: Dependency[];
   /** One message per dependency that crosses into another namespace. */

@@ -30,7 +30,7 @@ export type Dependency =
   | { type: 'dependsOn'; target: VersionedKey };
 
 /** Where a kind's payload lives; patchesFrom's toFieldPath counts from here unless the kind says otherwise. */
-export const PAYLOAD_PATH = 'spec.forProvider';
+const PAYLOAD_PATH = 'spec.forProvider';
 
 export function dependenciesOf(
   kind: { references?: readonly ReferenceDeclaration[]; compatibleApi?: { patchRoot?: string } },

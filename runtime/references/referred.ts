@@ -5,7 +5,7 @@
 // from its spec takes the finalizer off too: the spec no longer says where it was.
 import { keyOf, type ObjectKey } from './dependencies';
 
-export const REFERRED_FINALIZER_PREFIX = 'kubernetes.crossplane.io/referred-by-object-';
+const REFERRED_FINALIZER_PREFIX = 'kubernetes.crossplane.io/referred-by-object-';
 
 /** The annotation on the Object that lists the objects carrying its finalizer (JSON). */
 export const REFERRED_OBJECTS = 'chronoplane.io/referred-objects';

@@ -23,7 +23,7 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
-export interface ResolutionInput {
+interface ResolutionInput {
   object: KubeObject;
   dependencies: readonly Dependency[];
   /** Every named target, by keyOf; undefined when it does not exist. */

@@ -131,7 +131,7 @@ export class Ec2Api {
 }
 
 /** What the calls after a create's first one did: what each did, and whether all of them did it. */
-export interface CreateFinish {
+interface CreateFinish {
   done: string[];
   complete: boolean;
 }
@@ -169,7 +169,7 @@ export function requiredId(value: string | undefined, field: string): string {
 }
 
 /** EC2 takes at most 200 values in one filter. */
-export const FILTER_VALUES_MAX = 200;
+const FILTER_VALUES_MAX = 200;
 
 /**
  * The route tables whose filter `name` matches one of `values`: what the sweeps of route
@@ -180,7 +180,7 @@ export function describeRouteTablesMatching(ec2: Ec2Api, action: string, name: s
 }
 
 /** A resource a sweep can look up: one with an external name, and that name. */
-export interface NamedResource<M> {
+interface NamedResource<M> {
   mr: M;
   id: string;
 }

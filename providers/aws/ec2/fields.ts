@@ -15,7 +15,7 @@ export function ec2KindApi(names: Omit<KindApi, 'group' | 'version' | 'categorie
  * so a typo fails at once; a well-formed region EC2 does not know fails at the endpoint with
  * a message that names the region and the endpoint (see Ec2Api).
  */
-export const REGION_PATTERN = '^[a-z]{2}(-[a-z]+)+-[0-9]+$';
+const REGION_PATTERN = '^[a-z]{2}(-[a-z]+)+-[0-9]+$';
 
 export const Region = (what: string) =>
   immutable(DocString(`The AWS region of the ${what}, such as us-east-1.`, { pattern: REGION_PATTERN, maxLength: 32 }), 'region');

@@ -54,7 +54,7 @@ const FIELD_MANAGER = 'kubernetes.crossplane.io/observed-object-collection-contr
 const MAX_NAME = 63;
 
 /** Objects of the control cluster, straight from its API server: what writes are planned from, and the writes. */
-export interface MemberStore {
+interface MemberStore {
   list(kind: MemberKind, namespace: string, collectionName: string): Promise<Member[]>;
   /** Creates or updates the member (server-side apply of the fields the collection sets). */
   apply(member: Member): Promise<void>;
@@ -74,7 +74,7 @@ export function collectionConnector(memberKind: MemberKind): Connector<unknown, 
   };
 }
 
-export class CollectionClient implements ExternalClient<unknown, CollectionObservation> {
+class CollectionClient implements ExternalClient<unknown, CollectionObservation> {
   constructor(
     private readonly context: ConnectContext,
     private readonly store: MemberStore,

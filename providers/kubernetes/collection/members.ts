@@ -106,7 +106,7 @@ export const isOwnedBy = (member: Member, collection: Pick<Collection, 'uid'>): 
   (member.metadata.ownerReferences ?? []).some((o) => o.uid === collection.uid);
 
 /** Whether `existing` carries everything `desired` sets (others' labels and annotations may be there too). */
-export function isAsDesired(existing: Member, desired: Member): boolean {
+function isAsDesired(existing: Member, desired: Member): boolean {
   const includes = (have: Record<string, string> | undefined, want: Record<string, string> | undefined) =>
     Object.entries(want ?? {}).every(([key, value]) => have?.[key] === value);
   const manifest = (m: Member) => {

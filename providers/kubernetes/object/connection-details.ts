@@ -27,7 +27,7 @@ export interface TargetRef {
 }
 
 /** Reads an object in the target cluster; undefined when it does not exist. */
-export type ReadTarget = (ref: TargetRef) => Promise<KubernetesObject | undefined>;
+type ReadTarget = (ref: TargetRef) => Promise<KubernetesObject | undefined>;
 
 /**
  * The object a detail reads. Upstream requires a full reference; we accept one without

@@ -53,7 +53,7 @@ const inThisNamespace = {
 };
 const legacy = ObjectReference.properties;
 
-export const NamespacedObjectReference = withRules(
+const NamespacedObjectReference = withRules(
   Type.Object(
     {
       patchesFrom: Type.Optional(

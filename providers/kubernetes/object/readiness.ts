@@ -14,7 +14,7 @@ export interface ReadinessSpec {
   celQuery?: string;
 }
 
-export interface ReadinessVerdict {
+interface ReadinessVerdict {
   readiness: Readiness;
   readinessMessage?: string;
   /** The policy can never be evaluated as written; readinessMessage says why. */

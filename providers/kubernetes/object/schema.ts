@@ -6,7 +6,7 @@
 // It is their union, so no conversion webhook is needed; CEL keeps each object to one of the
 // two policy forms. Neither policy field has a default: one would collide with the other form.
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
-import { DeletionPolicy, managedStatus, ManagementPolicies, ManagementPolicy, ProviderConfigReference } from '#core/managed';
+import { DeletionPolicy, ManagementPolicies, ManagementPolicy, ProviderConfigReference } from '#core/managed';
 import { GenericReference, GenericReferences } from '#core/references/fields';
 import { Doc, DocString, withRules, type CelRule } from '#core/schema';
 import type { KindApi } from '#core/managed-kind';
@@ -69,7 +69,7 @@ const keptOnceSet = (field: string) =>
  * Kubernetes has for them), so that CEL can compare them; an embedded resource's metadata is
  * otherwise only name and generateName to CEL. Everything else is kept as written.
  */
-export const SpecManifest = (description: string) =>
+const SpecManifest = (description: string) =>
   withRules(
     Type.Object(
       {
@@ -121,7 +121,7 @@ export interface KubernetesManifest {
 // upstream gives an Object differ. patchesFrom and dependsOn name another Object unless they say
 // otherwise, and a target without a namespace is cluster-scoped (an Object has no namespace).
 const { fromObject, patchesFrom, dependsOn, toFieldPath } = GenericReference.properties;
-export const DEFAULT_REFERENCE_TARGET = { apiVersion: `${objectApi.group}/v1alpha1`, kind: objectApi.kind };
+const DEFAULT_REFERENCE_TARGET = { apiVersion: `${objectApi.group}/v1alpha1`, kind: objectApi.kind };
 const clusterScopedByDefault = {
   namespace: Type.Optional({
     ...fromObject.properties.namespace,
@@ -198,7 +198,7 @@ export const ConnectionDetail = withRules(
   },
 );
 
-export const ConnectionSecretReference = Doc('Where to write the connection details Secret.', {
+const ConnectionSecretReference = Doc('Where to write the connection details Secret.', {
   name: DocString('Name of the Secret.', { minLength: 1 }),
   namespace: DocString('Namespace of the Secret.', { minLength: 1 }),
 });
@@ -240,5 +240,4 @@ export const ObjectObservation = Doc('What Chronoplane last saw of the object.',
   manifest: Type.Optional(Manifest('The object as it is in the target cluster, status included; Secret data is redacted.')),
 });
 
-export const ObjectStatus = managedStatus(ObjectObservation);
 export type ObjectObservation = { manifest?: Record<string, unknown> };

@@ -6,7 +6,7 @@ import { ApiException } from '@kubernetes/client-node';
 import { ClassifiedError, isConnectionFailure, type FailureClass } from '#core/errors';
 
 /** Long enough for a slow apply of a large object, short beside the activity's own timeout. */
-export const TARGET_CALL_TIMEOUT_MS = 20_000;
+const TARGET_CALL_TIMEOUT_MS = 20_000;
 
 export class TargetCalls {
   /** `where` names the cluster in every message: `target cluster (ProviderConfig "remote-1")`. */

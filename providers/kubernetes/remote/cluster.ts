@@ -18,9 +18,9 @@ import { describeTarget, fieldManagerOf, targetKeyOf, type DesiredObject } from 
 import { UpToDateCheck } from './up-to-date';
 
 /** The managed resource on whose behalf the calls are made. */
-export type Owner = ManagedResource<unknown, unknown>;
+type Owner = ManagedResource<unknown, unknown>;
 /** Asks for a pass of the owner's workflow (ConnectContext.wake). */
-export type WakeOwner = (owner: ManagedResource) => void;
+type WakeOwner = (owner: ManagedResource) => void;
 
 const log = createLogger('remote-cluster');
 const watches = new TargetWatches((what, error, retryIn) =>
@@ -182,7 +182,7 @@ export class RemoteCluster {
   }
 }
 
-export type TargetDeletion = 'already gone' | 'gone' | 'deleting';
+type TargetDeletion = 'already gone' | 'gone' | 'deleting';
 
 /**
  * What a DELETE answered: a Status of success when the API server removed the object at once.

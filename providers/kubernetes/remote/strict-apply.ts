@@ -8,7 +8,7 @@
 import { HttpMethod, PatchStrategy, type KubernetesObject } from '@kubernetes/client-node';
 import { DiscoveringObjectApi } from '../target-watches';
 
-export interface ApplyOptions {
+interface ApplyOptions {
   fieldManager: string;
   /** Take the fields it names from other managers (a conflict otherwise). */
   force: boolean;

@@ -38,7 +38,7 @@ export const KubernetesClusterSpec = Doc('How to reach the cluster.', {
 });
 export type KubernetesClusterSpec = Static<typeof KubernetesClusterSpec>;
 
-export const KubernetesClusterStatus = Doc(
+const KubernetesClusterStatus = Doc(
   'Observed state of the KubernetesCluster. None yet: no controller runs for KubernetesClusters; Chronoplane reads them ' +
     'when it schedules a KubernetesApplication and when it connects to the cluster.',
   {},

@@ -93,7 +93,7 @@ export function connectionDetailsOf(instance: Instance): ConnectionDetails {
 }
 
 /** A digest to compare user data by: the value itself is never kept, shown or compared in the open. */
-export const userDataDigest = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+const userDataDigest = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /**
  * Whether the instance's user data (DescribeInstanceAttribute's base64) still is the Secret's

@@ -16,12 +16,12 @@ export const instanceApi = ec2KindApi({
 
 const Immutable = <T extends Parameters<typeof immutable>[0]>(schema: T, field: string) => Type.Optional(immutable(schema, field));
 
-export const SecretKeySelector = Doc('A key of a Secret in this resource\u2019s namespace.', {
+const SecretKeySelector = Doc('A key of a Secret in this resource\u2019s namespace.', {
   name: DocString('Name of the Secret.', { minLength: 1, maxLength: 253 }),
   key: DocString('Key within the Secret.', { minLength: 1, maxLength: 253 }),
 });
 
-export const IamInstanceProfile = withRules(
+const IamInstanceProfile = withRules(
   Doc('The IAM instance profile to attach, by ARN or by name.', {
     arn: Type.Optional(DocString('The ARN of the instance profile.')),
     name: Type.Optional(DocString('The name of the instance profile.')),
@@ -29,7 +29,7 @@ export const IamInstanceProfile = withRules(
   { rule: 'has(self.arn) != has(self.name)', message: 'iamInstanceProfile takes exactly one of arn and name' },
 );
 
-export const MetadataOptions = Doc('How the instance metadata service (IMDS) answers on the instance.', {
+const MetadataOptions = Doc('How the instance metadata service (IMDS) answers on the instance.', {
   httpTokens: Type.Optional(
     Type.Union([Type.Literal('optional'), Type.Literal('required')], {
       description: 'required makes IMDSv2 session tokens mandatory; optional also allows IMDSv1.',
@@ -43,7 +43,7 @@ export const MetadataOptions = Doc('How the instance metadata service (IMDS) ans
   ),
 });
 
-export const EbsBlockDevice = Doc('The EBS volume of a block device mapping.', {
+const EbsBlockDevice = Doc('The EBS volume of a block device mapping.', {
   deleteOnTermination: Type.Optional(Type.Boolean({ description: 'Whether the volume is deleted when the instance terminates.' })),
   encrypted: Type.Optional(Type.Boolean({ description: 'Whether the volume is encrypted.' })),
   iops: Type.Optional(Type.Integer({ minimum: 100, description: 'Provisioned IOPS, for io1, io2 and gp3 volumes.' })),
@@ -54,7 +54,7 @@ export const EbsBlockDevice = Doc('The EBS volume of a block device mapping.', {
   volumeType: Type.Optional(DocString('standard, io1, io2, gp2, gp3, sc1 or st1.', { maxLength: 16 })),
 });
 
-export const BlockDeviceMapping = Doc('A block device mapping, as RunInstances takes it.', {
+const BlockDeviceMapping = Doc('A block device mapping, as RunInstances takes it.', {
   deviceName: DocString('The device name, such as /dev/sdh or xvdh.', { minLength: 1, maxLength: 64 }),
   ebs: Type.Optional(EbsBlockDevice),
   noDevice: Type.Optional(DocString('Set to an empty string to suppress the AMI\u2019s mapping of this device.', { maxLength: 0 })),

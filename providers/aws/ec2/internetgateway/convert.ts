@@ -25,7 +25,7 @@ export function attachedVpcIds(igw: InternetGateway | undefined): string[] {
   return (igw?.Attachments ?? []).filter((a) => a.VpcId && a.State !== 'detaching' && a.State !== 'detached').map((a) => a.VpcId!);
 }
 
-export interface AttachmentPlan {
+interface AttachmentPlan {
   /** VPCs to detach from: every one but the wanted VPC. */
   detach: string[];
   /** The VPC to attach to, when the gateway is not attached to it yet. */

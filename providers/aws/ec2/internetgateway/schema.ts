@@ -26,7 +26,7 @@ export const InternetGatewayParameters = Doc('The desired state of the internet 
 });
 export type InternetGatewayParameters = Static<typeof InternetGatewayParameters>;
 
-export const InternetGatewayAttachment = Doc('An attachment of the gateway to a VPC.', {
+const InternetGatewayAttachment = Doc('An attachment of the gateway to a VPC.', {
   vpcId: Type.Optional(DocString('The ID of the VPC.')),
   state: Type.Optional(DocString('The state of the attachment: attaching, attached (EC2 reports available), detaching or detached.')),
 });

@@ -77,7 +77,7 @@ export function differences(gateway: NatGateway, desiredTags: Record<string, str
 }
 
 /** What the uid-tag lookup before a create found: a gateway to adopt, and the dead ones. */
-export interface EarlierGateways {
+interface EarlierGateways {
   live?: NatGateway;
   deadIds: string[];
 }

@@ -53,7 +53,7 @@ export const NatGatewayParameters = withRules(
 );
 export type NatGatewayParameters = Static<typeof NatGatewayParameters>;
 
-export const NatGatewayAddress = Doc('An IP address of the gateway.', {
+const NatGatewayAddress = Doc('An IP address of the gateway.', {
   allocationId: Type.Optional(DocString('The allocation ID of its Elastic IP address (public gateways).')),
   associationId: Type.Optional(DocString('The ID of the association of that Elastic IP address with the gateway.')),
   networkInterfaceId: Type.Optional(DocString('The ID of the gateway\u2019s network interface.')),

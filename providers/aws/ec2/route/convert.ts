@@ -54,7 +54,7 @@ export const targetMatches = (target: TargetValue, route: Route): boolean => rou
 const describeTarget = (t: TargetValue) => `${t.field} ${t.value}`;
 
 /** Where the route sends traffic, for messages: every target field EC2 filled in. */
-export function describeRouteTarget(route: Route): string {
+function describeRouteTarget(route: Route): string {
   const set = ROUTE_TARGETS.filter((f) => route[SDK_FIELD[f]]).map((f) => `${f} ${route[SDK_FIELD[f]]}`);
   if (route.TransitGatewayId) set.push(`transitGatewayId ${route.TransitGatewayId}`);
   if (route.EgressOnlyInternetGatewayId) set.push(`egressOnlyInternetGatewayId ${route.EgressOnlyInternetGatewayId}`);

@@ -21,7 +21,7 @@ export const RouteTableParameters = Doc('The desired state of the route table, i
 });
 export type RouteTableParameters = Static<typeof RouteTableParameters>;
 
-export const RouteTableRoute = Doc('A route in the route table, including those managed by Route objects.', {
+const RouteTableRoute = Doc('A route in the route table, including those managed by Route objects.', {
   destinationCidrBlock: Type.Optional(DocString('The IPv4 CIDR block the route matches.')),
   gatewayId: Type.Optional(DocString('The internet or virtual private gateway the route targets, or local for the VPC route.')),
   natGatewayId: Type.Optional(DocString('The NAT gateway the route targets.')),
@@ -32,7 +32,7 @@ export const RouteTableRoute = Doc('A route in the route table, including those 
   origin: Type.Optional(DocString('How the route was made: CreateRouteTable, CreateRoute or EnableVgwRoutePropagation.')),
 });
 
-export const RouteTableAssociationObservation = Doc('An association of the route table with a subnet or a gateway.', {
+const RouteTableAssociationObservation = Doc('An association of the route table with a subnet or a gateway.', {
   routeTableAssociationId: Type.Optional(DocString('The ID of the association.')),
   subnetId: Type.Optional(DocString('The associated subnet, if any.')),
   gatewayId: Type.Optional(DocString('The associated internet or virtual private gateway, if any.')),

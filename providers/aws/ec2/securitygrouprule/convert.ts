@@ -16,7 +16,7 @@ export const protocolNumber = (protocol: string | undefined): string => {
 };
 
 /** Only tcp, udp, icmp and icmpv6 rules have ports (or ICMP type and code); EC2 ignores them otherwise. */
-export const hasPorts = (protocol: string | undefined): boolean => ['6', '17', '1', '58'].includes(protocolNumber(protocol));
+const hasPorts = (protocol: string | undefined): boolean => ['6', '17', '1', '58'].includes(protocolNumber(protocol));
 
 /** The one IpPermission that AuthorizeSecurityGroupIngress/Egress needs for this rule. */
 export function ipPermissionFor(p: SecurityGroupRuleParameters): IpPermission {
@@ -66,7 +66,7 @@ export function sameContent(p: SecurityGroupRuleParameters, rule: SecurityGroupR
   );
 }
 
-export type EarlierRule = { adopt: SecurityGroupRule } | { conflict: SecurityGroupRule } | undefined;
+type EarlierRule = { adopt: SecurityGroupRule } | { conflict: SecurityGroupRule } | undefined;
 
 /**
  * Among a group's rules, the one create should adopt: same content, and either our uid tag

@@ -107,7 +107,7 @@ export const SecurityGroupRuleParameters = withRules(
 );
 export type SecurityGroupRuleParameters = Static<typeof SecurityGroupRuleParameters>;
 
-export const ReferencedSecurityGroup = Doc('The security group a rule refers to.', {
+const ReferencedSecurityGroup = Doc('The security group a rule refers to.', {
   groupId: Type.Optional(DocString('The ID of the referenced security group.')),
   userId: Type.Optional(DocString('The AWS account that owns the referenced security group.')),
   vpcId: Type.Optional(DocString('The VPC of the referenced security group, when it is in a peered VPC.')),

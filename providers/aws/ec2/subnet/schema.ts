@@ -66,7 +66,7 @@ export const SubnetParameters = withRules(
 );
 export type SubnetParameters = Static<typeof SubnetParameters>;
 
-export const SubnetIpv6CidrBlockAssociation = Doc('An IPv6 CIDR block associated with the subnet.', {
+const SubnetIpv6CidrBlockAssociation = Doc('An IPv6 CIDR block associated with the subnet.', {
   associationId: Type.Optional(DocString('The association ID.')),
   ipv6CidrBlock: Type.Optional(DocString('The IPv6 CIDR block.')),
   ipv6CidrBlockState: CidrBlockState,

@@ -39,7 +39,7 @@ export const VpcParameters = Doc('The desired state of the VPC, in EC2\u2019s te
 });
 export type VpcParameters = Static<typeof VpcParameters>;
 
-export const VpcCidrBlockAssociation = Doc('An IPv4 CIDR block associated with the VPC.', {
+const VpcCidrBlockAssociation = Doc('An IPv4 CIDR block associated with the VPC.', {
   associationId: Type.Optional(DocString('The association ID.')),
   cidrBlock: Type.Optional(DocString('The IPv4 CIDR block.')),
   cidrBlockState: CidrBlockState,

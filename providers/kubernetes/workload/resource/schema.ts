@@ -33,7 +33,7 @@ const fixed = (field: string, rule: string): CelRule => ({
 });
 
 /** The templated object: any kind, opaque but for the type and object metadata it must have. */
-export const Template = withRules(
+const Template = withRules(
   Type.Object(
     {
       apiVersion: DocString('API version of the object, such as apps/v1.', { minLength: 1, maxLength: 317 }),
