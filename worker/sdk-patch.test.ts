@@ -2,8 +2,11 @@
 // starts and stops a watchdog thread for every vm call that has a timeout (nodejs/node#47739),
 // and the SDK gave every activation one. The patched SDK runs activations without it, and one
 // timer on the worker's main thread catches an activation stuck past isolateExecutionTimeout
-// instead. These tests fail when the installed SDK is not the one the patch was made for, or
-// when the patch is not applied, or when a stuck workflow is no longer caught.
+// instead. The SDK also formatted a stack trace for every promise a workflow created, for the
+// __stack_trace query alone; the patched SDK does so only with CHRONOPLANE_WORKFLOW_STACK_TRACES=on.
+// These tests fail when the installed SDK is not the one the patch was made for, or when the
+// patch is not applied, or when a stuck workflow is no longer caught, or when either stack-trace
+// setting stops doing what it says.
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -30,6 +33,7 @@ describe('the patched Temporal SDK', () => {
       expect(code, file).toContain('isolateExecutionTimeoutMs > 0 ? { timeout: isolateExecutionTimeoutMs } : {}');
     }
     expect(readFileSync(join(sdkDir, 'lib', 'workflow', 'threaded-vm.js'), 'utf8')).toContain('failIfStuck');
+    expect(readFileSync(join(sdkDir, 'lib', 'workflow', 'vm-shared.js'), 'utf8')).toContain('CHRONOPLANE_WORKFLOW_STACK_TRACES');
   });
 
   describe('against a Temporal dev server', () => {
@@ -63,6 +67,36 @@ describe('the patched Temporal SDK', () => {
       const worker = await workerWith(taskQueue);
       const answer = await worker.runUntil(env.client.workflow.execute('answers', { taskQueue, workflowId: `answers-${randomUUID()}` }));
       expect(answer).toBe('answered');
+    }, 60_000);
+
+    // The worker thread reads the setting when it starts, so each case starts its own worker.
+    const stackTraceOf = async (setting: string | undefined): Promise<string> => {
+      const before = process.env.CHRONOPLANE_WORKFLOW_STACK_TRACES;
+      if (setting === undefined) delete process.env.CHRONOPLANE_WORKFLOW_STACK_TRACES;
+      else process.env.CHRONOPLANE_WORKFLOW_STACK_TRACES = setting;
+      const taskQueue = `stack-${randomUUID()}`;
+      try {
+        const worker = await workerWith(taskQueue);
+        return await worker.runUntil(async () => {
+          const handle = await env.client.workflow.start('waitsOnACondition', { taskQueue, workflowId: `stack-${randomUUID()}` });
+          try {
+            return await handle.query<string>('__stack_trace');
+          } finally {
+            await handle.terminate();
+          }
+        });
+      } finally {
+        if (before === undefined) delete process.env.CHRONOPLANE_WORKFLOW_STACK_TRACES;
+        else process.env.CHRONOPLANE_WORKFLOW_STACK_TRACES = before;
+      }
+    };
+
+    it('keeps no promise stack traces by default, and says so when asked for one', async () => {
+      await expect(stackTraceOf(undefined)).rejects.toThrow('Workflow stack traces are not enabled on this worker');
+    }, 60_000);
+
+    it('answers the stack-trace query with CHRONOPLANE_WORKFLOW_STACK_TRACES=on', async () => {
+      expect(await stackTraceOf('on')).toContain('waitsOnACondition');
     }, 60_000);
 
     it('fails the worker, naming the run, when an activation is stuck past isolateExecutionTimeout', async () => {
