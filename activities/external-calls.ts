@@ -34,8 +34,8 @@ export function externalCallActivities(ctx: PassContext) {
         // Before the name is recorded: a worker lost in between leaves the name unrecorded, so
         // the retry's create runs again, and the kind deals with details it can no longer read.
         const published = await connectionSecrets.publish(mr, ctx.kindOf(ref).api, created.connectionDetails);
-        const recorded = await ctx.writeToSameObject(ref, uid, async () =>
-          ctx.wrote(uid, await kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } })),
+        const recorded = await ctx.writeToSameObject(ref, uid, () =>
+          ctx.ownWrite(uid, () => kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } })),
         );
         resourceVersions.push(recorded.metadata.resourceVersion);
         // The create's own answer describes the resource as observe would now: the confirming

@@ -17,15 +17,13 @@ import type { PassContext } from './pass-context';
 /** Adds the finalizer; the version it wrote, when it wrote one, so the workflow can ignore that echo. */
 async function ensureFinalizer(ctx: PassContext, ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
   // First from the cache, in one write; from a fresh read when that write does not hold.
-  const added = await setFinalizersFromCache(ctx, ref, uid, (finalizers) =>
-    finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER],
+  const added = await ctx.ownWrite(uid, () =>
+    setFinalizersFromCache(ctx, ref, uid, (finalizers) => (finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER])),
   );
-  if (added) {
-    return { summary: `added finalizer ${FINALIZER}`, resourceVersion: ctx.wrote(uid, added).metadata.resourceVersion };
-  }
+  if (added) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: added.metadata.resourceVersion };
   const mr = await ctx.current(ref, uid);
   if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present' };
-  const written = ctx.wrote(uid, await patchFinalizersOf(ctx, ref, uid, mr, [...(mr.metadata.finalizers ?? []), FINALIZER]));
+  const written = await ctx.ownWrite(uid, () => patchFinalizersOf(ctx, ref, uid, mr, [...(mr.metadata.finalizers ?? []), FINALIZER]));
   return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion };
 }
 
@@ -55,11 +53,12 @@ export function objectWriteActivities(ctx: PassContext) {
     async resolveReferences(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
       return asActivity(async () => {
         const mr = await ctx.current(ref, uid);
-        const { done, written } = await references.apply(ctx.kindOf(ref), ref, mr);
-        return {
-          summary: done.join('; ') || 'references already in place',
-          resourceVersion: written && ctx.wrote(uid, written).metadata.resourceVersion,
-        };
+        const { done, written } = await ctx.ownWrite(
+          uid,
+          () => references.apply(ctx.kindOf(ref), ref, mr),
+          (applied) => applied.written,
+        );
+        return { summary: done.join('; ') || 'references already in place', resourceVersion: written?.metadata.resourceVersion };
       });
     },
 
@@ -87,7 +86,7 @@ export function objectWriteActivities(ctx: PassContext) {
         if (outcome.lateInitialized) {
           const fields = outcome.lateInitialized;
           const patched = await ctx
-            .writeToSameObject(ref, uid, async () => ctx.wrote(uid, await kube.patch(ref, uid, { spec: { forProvider: fields } })))
+            .writeToSameObject(ref, uid, () => ctx.ownWrite(uid, () => kube.patch(ref, uid, { spec: { forProvider: fields } })))
             .catch(async (error: unknown) => {
               if (!isStatus(error, 422)) throw error;
               // Admission refuses what the provider reports (a default EC2 would refuse too, say):
@@ -109,7 +108,7 @@ export function objectWriteActivities(ctx: PassContext) {
         if (status) {
           const writeStatus = async (s: NonNullable<WriteBack['status']>) => {
             const body = inKindStatusShape(kind, s);
-            return ctx.writeToSameObject(ref, uid, async () => ctx.wrote(uid, await kube.patchStatus(ref, uid, body)));
+            return ctx.writeToSameObject(ref, uid, () => ctx.ownWrite(uid, () => kube.patchStatus(ref, uid, body)));
           };
           const mirror = await mirrorToWrite(ctx, ref, kind, status.atProvider);
           mirrorMissed = mirror.missed;

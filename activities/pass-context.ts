@@ -54,10 +54,26 @@ export class PassContext {
     return this.kindOf(ref).connector.connect(mr, this.kube) as Promise<ExternalClient<unknown, unknown>>;
   }
 
-  /** Notes a version a write call itself returned: a later read could be someone else's change. */
-  wrote(uid: string, written: ManagedResource): ManagedResource {
-    this.options.ownWrites?.record(uid, written.metadata.resourceVersion);
-    return written;
+  /**
+   * Runs a write to the pass's own object and notes the version it produced (the version a
+   * write call returned; a later read could be someone else's change), for a watcher in this
+   * process to leave its echo out. That watcher holds the object's events while it runs: the
+   * echo often arrives before the answer. `writtenOf` finds the object in the answer.
+   */
+  async ownWrite<T>(
+    uid: string,
+    write: () => Promise<T>,
+    writtenOf: (answer: T) => ManagedResource | undefined = (answer) => answer as ManagedResource | undefined,
+  ): Promise<T> {
+    const answered = this.options.ownWrites?.begin(uid);
+    let version: string | undefined;
+    try {
+      const answer = await write();
+      version = writtenOf(answer)?.metadata.resourceVersion;
+      return answer;
+    } finally {
+      answered?.(version);
+    }
   }
 
   objectGone(ref: ResourceRef, uid: string): ApplicationFailure {

@@ -6,6 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { EXTERNAL_NAME } from '#core/annotations';
+import type { ResourceEvent } from '#contract/reconcile-workflow';
 import { OwnWrites } from '#runtime/own-writes';
 import { Watcher } from './watcher';
 import { testKindApi } from '#test/unit/kind-api';
@@ -68,6 +69,78 @@ describe('watcher embedded in the worker', () => {
     watcher.handleEvent(vpcApi, object('VPC', 'net', '4', {}, 'vpc-456'), 'MODIFIED');
     await watcher.stop();
     expect(signalled).toContain('VPC.ec2.aws.chronoplane.io/team-a/net');
+  });
+});
+
+describe('watcher embedded in the worker, when the echo of a write comes before its answer', () => {
+  const embedded = (signalled: string[], ownWrites: OwnWrites) =>
+    new Watcher({
+      kubeConfig: new KubeConfig(),
+      client: recordingClient(signalled),
+      taskQueue: 'test',
+      kinds: [vpcApi],
+      logger: pino({ level: 'silent' }),
+      ownWrites,
+    });
+
+  it('holds the event until the write has answered, then leaves it out', async () => {
+    const signalled: string[] = [];
+    const ownWrites = new OwnWrites();
+    const watcher = embedded(signalled, ownWrites);
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '1', {}), 'ADDED');
+    await watcher.stop();
+    signalled.length = 0;
+
+    const answered = ownWrites.begin('uid-net');
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '2', {}, 'vpc-123'), 'MODIFIED');
+    answered('2');
+    await watcher.stop();
+    expect(signalled).toEqual([]);
+  });
+
+  it("signals someone else's edit that came during our write, and what follows it, in order", async () => {
+    const heard: string[] = [];
+    const client = {
+      workflow: {
+        signalWithStart: async (_type: string, options: { signalArgs: [ResourceEvent] }) =>
+          void heard.push(`${options.signalArgs[0].type}@${options.signalArgs[0].resourceVersion}`),
+        getHandle: () => ({
+          signal: async (_signal: unknown, event: ResourceEvent) => void heard.push(`${event.type}@${event.resourceVersion}`),
+        }),
+      },
+    } as unknown as Client;
+    const ownWrites = new OwnWrites();
+    const watcher = new Watcher({
+      kubeConfig: new KubeConfig(),
+      client,
+      taskQueue: 'test',
+      kinds: [vpcApi],
+      logger: pino({ level: 'silent' }),
+      ownWrites,
+    });
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '1', {}), 'ADDED');
+    await watcher.stop();
+    heard.length = 0;
+
+    let answered = ownWrites.begin('uid-net');
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '2', {}, 'set-by-hand'), 'MODIFIED');
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '3', {}, 'vpc-123'), 'MODIFIED');
+    expect(heard).toEqual([]);
+    answered('3');
+    await watcher.stop();
+    expect(heard).toEqual(['MODIFIED@2']);
+
+    // An event after ours is not sent ahead of those held before it: the signaler coalesces
+    // a burst to the newest, and the newest must be the deletion.
+    heard.length = 0;
+    answered = ownWrites.begin('uid-net');
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '4', {}, 'set-by-hand-again'), 'MODIFIED');
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '5', {}, 'vpc-456'), 'MODIFIED');
+    watcher.handleEvent(vpcApi, object('VPC', 'net', '6', {}, 'vpc-456'), 'DELETED');
+    answered('5');
+    await watcher.stop();
+    expect(heard.at(-1)).toBe('DELETED@6');
+    expect(heard).not.toContain('MODIFIED@5');
   });
 });
 

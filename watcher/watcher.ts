@@ -13,7 +13,7 @@ import type { ResourceEvent } from '#contract/reconcile-workflow';
 import { ReferenceIndex } from './reference-index';
 import type { OwnWrites } from '#runtime/own-writes';
 
-export interface WatcherOptions {
+interface WatcherOptions {
   kubeConfig: KubeConfig;
   client: Client;
   taskQueue: string;
@@ -28,7 +28,7 @@ export interface WatcherOptions {
    * The writes of activities in this process (when embedded in the worker): their events
    * still wake dependents, but their own workflow already knows them and hears nothing.
    */
-  ownWrites?: Pick<OwnWrites, 'take'>;
+  ownWrites?: Pick<OwnWrites, 'take' | 'settled'>;
   /**
    * Several watchers elect a leader (leader-election.ts): this one starts as a follower, which
    * keeps its view of every object current but signals nothing until startLeading().
@@ -49,6 +49,8 @@ export class Watcher {
   private leading: boolean;
   /** With leader election: every object as last heard, by workflow id, for the relist of a new leader. */
   private readonly known = new Map<string, KnownObject>();
+  /** By uid: the decision on an object's latest event, held while one of our writes to it is under way. */
+  private readonly held = new Map<string, Promise<void>>();
 
   /**
    * For informers someone else runs (the worker's object cache, when the watcher is embedded
@@ -121,6 +123,7 @@ export class Watcher {
 
   async stop(): Promise<void> {
     await Promise.all(this.informers.map((i) => i.stop()));
+    await Promise.all(this.held.values());
     await this.signaler.drained();
   }
 
@@ -141,12 +144,26 @@ export class Watcher {
   private signal(api: KindApi, obj: KubernetesObject, type: ResourceEvent['type'], receivedAt: number): void {
     const uid = obj.metadata!.uid!;
     for (const wake of this.references.observe(api, obj, type)) this.signaler.enqueue({ ...wake, receivedAt });
-    const ours = type === 'MODIFIED' && this.options.ownWrites?.take(uid, obj.metadata?.resourceVersion) === true;
-    if (!this.signalFilter.admit(obj, type) || ours) return;
-    this.signaler.enqueue({
-      ref: refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!),
-      event: { type, uid, generation: obj.metadata!.generation, resourceVersion: obj.metadata!.resourceVersion ?? '' },
-      receivedAt,
+    if (!this.signalFilter.admit(obj, type)) return;
+    const send = () => {
+      const ours = type === 'MODIFIED' && this.options.ownWrites?.take(uid, obj.metadata?.resourceVersion) === true;
+      if (ours) return;
+      this.signaler.enqueue({
+        ref: refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!),
+        event: { type, uid, generation: obj.metadata!.generation, resourceVersion: obj.metadata!.resourceVersion ?? '' },
+        receivedAt,
+      });
+    };
+    // While an activity here writes this object, its event may be that write's echo, arriving
+    // before the write's answer: decide once the write has answered. Later events of the same
+    // object wait behind it, so the workflow hears them in order.
+    const writing = type === 'MODIFIED' ? this.options.ownWrites?.settled(uid) : undefined;
+    const earlier = this.held.get(uid);
+    if (!writing && !earlier) return send();
+    const decided = Promise.all([earlier, writing]).then(send);
+    this.held.set(uid, decided);
+    void decided.finally(() => {
+      if (this.held.get(uid) === decided) this.held.delete(uid);
     });
   }
 }
