@@ -1,23 +1,18 @@
-// Reads a round's namespace out of EC2: every resource tagged crossplane-namespace=<namespace>
-// (what is gone but still listed, such as deleted NAT gateways and terminated instances, left
-// out), and what its route tables and security groups hold. Signed with an access key of its
-// own, so that moto never counts these reads as the control plane's calls.
+// Reads a round's namespace out of EC2: every resource of a registered kind that is tagged
+// crossplane-namespace=<namespace> (what is gone but still listed, such as deleted NAT gateways
+// and terminated instances, left out; test/kind-fixtures.ts says how for each kind), and what its
+// route tables and security groups hold, where routes, associations and rules are. Signed with
+// an access key of its own, so that moto never counts these reads as the control plane's calls.
 import {
-  DescribeAddressesCommand,
-  DescribeInstancesCommand,
-  DescribeInternetGatewaysCommand,
-  DescribeKeyPairsCommand,
-  DescribeNatGatewaysCommand,
   DescribeRouteTablesCommand,
   DescribeSecurityGroupRulesCommand,
   DescribeSecurityGroupsCommand,
-  DescribeSubnetsCommand,
-  DescribeVpcsCommand,
   type EC2Client,
   type Tag,
 } from '@aws-sdk/client-ec2';
 import { benchEc2Client } from '#bench/bench-ec2';
 import { UID_TAG } from '#providers/aws/tags';
+import { ec2KindFixtures } from '#test/kind-fixtures';
 import type { Ec2Content, TaggedResource } from './checks';
 
 const INSPECTOR_ACCESS_KEY_ID = 'chaos-inspector';
@@ -29,63 +24,21 @@ export async function readEc2Content(ec2Endpoint: string, namespace: string): Pr
     // moto ignores tag filters for some types (NAT gateways), so the tag is checked here too.
     const ours = (tags: Tag[] | undefined) => tags?.some((t) => t.Key === 'crossplane-namespace' && t.Value === namespace) ?? false;
     const uidOf = (tags: Tag[] | undefined) => tags?.find((t) => t.Key === UID_TAG)?.Value;
-    const [vpcs, subnets, gateways, tables, groups, addresses, natGateways, keyPairs, reservations] = await Promise.all([
-      ec2.send(new DescribeVpcsCommand({ Filters })),
-      ec2.send(new DescribeSubnetsCommand({ Filters })),
-      ec2.send(new DescribeInternetGatewaysCommand({ Filters })),
+    const [tagged, tables, groups] = await Promise.all([
+      Promise.all(
+        (await ec2KindFixtures()).map(async ({ kind, tagged: list }): Promise<TaggedResource[]> =>
+          list
+            ? (await list(ec2, Filters)).filter((r) => ours(r.tags)).map((r) => ({ kind: kind.api.kind, id: r.id, uid: uidOf(r.tags) }))
+            : [],
+        ),
+      ),
       ec2.send(new DescribeRouteTablesCommand({ Filters })),
       ec2.send(new DescribeSecurityGroupsCommand({ Filters })),
-      ec2.send(new DescribeAddressesCommand({ Filters })),
-      ec2.send(new DescribeNatGatewaysCommand({ Filter: Filters })),
-      ec2.send(new DescribeKeyPairsCommand({ Filters })),
-      ec2.send(new DescribeInstancesCommand({ Filters })),
     ]);
-    const tagged = (kind: string, items: { Tags?: Tag[]; id?: string }[]): TaggedResource[] =>
-      items.filter((item) => ours(item.Tags)).map((item) => ({ kind, id: item.id ?? '?', uid: uidOf(item.Tags) }));
     const routeTables = (tables.RouteTables ?? []).filter((t) => ours(t.Tags));
     const securityGroups = (groups.SecurityGroups ?? []).filter((g) => ours(g.Tags));
     return {
-      tagged: [
-        ...tagged(
-          'VPC',
-          (vpcs.Vpcs ?? []).map((v) => ({ ...v, id: v.VpcId })),
-        ),
-        ...tagged(
-          'Subnet',
-          (subnets.Subnets ?? []).map((s) => ({ ...s, id: s.SubnetId })),
-        ),
-        ...tagged(
-          'InternetGateway',
-          (gateways.InternetGateways ?? []).map((g) => ({ ...g, id: g.InternetGatewayId })),
-        ),
-        ...tagged(
-          'RouteTable',
-          routeTables.map((t) => ({ ...t, id: t.RouteTableId })),
-        ),
-        ...tagged(
-          'SecurityGroup',
-          securityGroups.map((g) => ({ ...g, id: g.GroupId })),
-        ),
-        ...tagged(
-          'Address',
-          (addresses.Addresses ?? []).map((a) => ({ ...a, id: a.AllocationId })),
-        ),
-        ...tagged(
-          'NATGateway',
-          (natGateways.NatGateways ?? []).filter((g) => g.State !== 'deleted').map((g) => ({ ...g, id: g.NatGatewayId })),
-        ),
-        ...tagged(
-          'KeyPair',
-          (keyPairs.KeyPairs ?? []).map((k) => ({ ...k, id: k.KeyName })),
-        ),
-        ...tagged(
-          'Instance',
-          (reservations.Reservations ?? [])
-            .flatMap((r) => r.Instances ?? [])
-            .filter((i) => i.State?.Name !== 'terminated')
-            .map((i) => ({ ...i, id: i.InstanceId })),
-        ),
-      ],
+      tagged: tagged.flat(),
       routeTables: routeTables.map((t) => ({
         id: t.RouteTableId!,
         routes: (t.Routes ?? []).map((r) => ({

@@ -184,7 +184,7 @@ interface KubernetesClusterRegistration {
   cluster: Pick<RemoteCluster, 'name' | 'kubeconfig'>;
 }
 
-export function kubernetesClusterSecretName(kubernetesClusterName: string): string {
+function kubernetesClusterSecretName(kubernetesClusterName: string): string {
   return `${kubernetesClusterName}-kubeconfig`;
 }
 

@@ -1,4 +1,4 @@
-// The AWS part of the bad-input corpus: mistakes in the twelve EC2 kinds and in the AWS
+// The AWS part of the bad-input corpus: mistakes in the EC2 kinds and in the AWS
 // ProviderConfig and ClusterProviderConfig, each with what the user should get. What the API
 // server can judge from the object alone is refused at admission, naming the field; what only
 // EC2, a reference or a config can tell is a condition that explains it. Every object is named

@@ -52,7 +52,7 @@ export interface StoredCondition {
   message?: string;
 }
 
-export const idOfStored = (object: StoredObject): ObjectId => ({
+const idOfStored = (object: StoredObject): ObjectId => ({
   group: groupOf(object.apiVersion),
   kind: object.kind,
   namespace: object.metadata.namespace ?? '',

@@ -17,13 +17,18 @@ import { workflowIdFor } from '#core/managed-kind';
 import { stateQuery } from '#contract/reconcile-workflow';
 import { isRefused, TARGET_NAMESPACE, type BadInputCase, type ExplainedInCondition } from './case';
 import { awsCases } from './aws.cases';
+import { managedKinds } from '#providers/registry';
+import { allCrds } from '#providers/all-crds';
+import { ec2KindFixtures } from '#test/kind-fixtures';
 import { kubernetesCases } from './kubernetes.cases';
 import { applyAll, deleteAll, describeId, Discovery, keyOf, listAll, readOne, type ObjectId, type StoredObject } from './cluster';
 import { maxPassesPerWindow, passesPerWindow, readPasses, WINDOW_SECONDS, type PassCount } from './hot-loop';
 import { clusterScopedNamed, localKubectl, namespaceContents } from './leftovers';
 import { corpusProblems, describePlaced, distinctObjects, expectedMessage, prepare, shows, type Placed, type PreparedCase } from './runner';
 
-const cases: BadInputCase[] = [...awsCases, ...kubernetesCases];
+/** The AWS cases: aws.cases.ts's, and those a kind keeps in its own folder (test/kind-fixtures.ts). */
+const awsOnes: BadInputCase[] = [...awsCases, ...(await ec2KindFixtures()).flatMap((f) => f.badInputCases ?? [])];
+const cases: BadInputCase[] = [...awsOnes, ...kubernetesCases];
 const MIN_CASES = 150;
 const MIN_AWS_CASES = 95;
 
@@ -36,6 +41,11 @@ const DELETION_DEADLINE_SECONDS = 120;
 /** What owner-reference garbage collection (connection Secrets, targets' dependents) may take. */
 const GARBAGE_COLLECTION_SECONDS = 30;
 const POLL_MS = 1_000;
+
+/** The AWS provider's groups: aws.chronoplane.io (its configs) and ec2.aws.chronoplane.io. */
+const isAws = (group: string) => group === 'aws.chronoplane.io' || group.endsWith('.aws.chronoplane.io');
+/** `Kind.group` of a manifest. */
+const qualifiedKind = (m: { apiVersion: string; kind: string }) => `${m.kind}.${m.apiVersion.split('/')[0]}`;
 
 const admissionCases = cases.filter((c) => isRefused(c.expect));
 const conditionCases = cases.filter((c) => !isRefused(c.expect));
@@ -178,7 +188,7 @@ async function workflowSummary(id: ObjectId): Promise<string> {
 
 describe('the corpus', () => {
   it(`has at least ${MIN_CASES} cases, ${MIN_AWS_CASES} of them AWS`, () => {
-    expect(awsCases.length).toBeGreaterThanOrEqual(MIN_AWS_CASES);
+    expect(awsOnes.length).toBeGreaterThanOrEqual(MIN_AWS_CASES);
     // The kubernetes cases come from their own file; until it is filled only the AWS count holds.
     if (kubernetesCases.length > 0) expect(cases.length).toBeGreaterThanOrEqual(MIN_CASES);
   });
@@ -187,12 +197,15 @@ describe('the corpus', () => {
     expect(corpusProblems(cases)).toEqual([]);
   });
 
-  it('tries every AWS kind and both AWS provider configs', () => {
-    const subjects = new Set(awsCases.map((c) => `${c.apply[c.apply.length - 1]!.kind}`));
-    const kinds = ['VPC', 'Subnet', 'InternetGateway', 'RouteTable', 'Route', 'RouteTableAssociation'];
-    kinds.push('SecurityGroup', 'SecurityGroupRule', 'Address', 'NATGateway', 'KeyPair', 'Instance');
-    kinds.push('ProviderConfig', 'ClusterProviderConfig');
-    expect(kinds.filter((kind) => !subjects.has(kind))).toEqual([]);
+  it('tries every AWS kind of the registry and every AWS provider config', () => {
+    const subjects = new Set(awsOnes.map((c) => qualifiedKind(c.apply[c.apply.length - 1]!)));
+    const managed = managedKinds.filter((k) => isAws(k.api.group)).map((k) => `${k.api.kind}.${k.api.group}`);
+    const configs = allCrds()
+      .filter((crd) => isAws(crd.spec.group) && !managedKinds.some((k) => `${k.api.plural}.${k.api.group}` === crd.metadata.name))
+      .map((crd) => `${crd.spec.names.kind}.${crd.spec.group}`);
+    expect(managed.length).toBeGreaterThan(0);
+    expect(configs.length).toBeGreaterThan(0);
+    expect([...managed, ...configs].filter((kind) => !subjects.has(kind))).toEqual([]);
   });
 });
 

@@ -18,13 +18,13 @@ import type { ObjectId } from './cluster';
 export const WINDOW_SECONDS = 60;
 
 /** The shortest steady poll of any kind (its production default, `poll.steadySeconds`): the most passes a wait costs. */
-export const STEADY_SECONDS = Math.min(...managedKinds.map((kind) => kind.poll.steadySeconds));
+const STEADY_SECONDS = Math.min(...managedKinds.map((kind) => kind.poll.steadySeconds));
 
 /** Signals a stuck object may get in a window without looping: its own edit, a dependency's change. */
-export const WAKE_UP_ALLOWANCE = 2;
+const WAKE_UP_ALLOWANCE = 2;
 
 /** Most passes that backing off from the first failure on allows in `windowSeconds` (counted at both ends). */
-export function passesBackingOff(windowSeconds: number): number {
+function passesBackingOff(windowSeconds: number): number {
   let passes = 1;
   let elapsed = 0;
   for (let failures = 1; elapsed + backoffSeconds(failures) <= windowSeconds; failures++) {

@@ -8,13 +8,13 @@ import { CORPUS_NAMESPACE, TARGET_NAMESPACE, type Manifest } from './case';
 
 /** The remote cluster the cases' good configs point at; registered by the test stack. */
 export const REMOTE = 'remote-1';
-export const LEGACY_GROUP = 'kubernetes.crossplane.io';
-export const MODERN_GROUP = 'kubernetes.m.crossplane.io';
-export const LEGACY_OBJECT = `${LEGACY_GROUP}/v1alpha2`;
+const LEGACY_GROUP = 'kubernetes.crossplane.io';
+const MODERN_GROUP = 'kubernetes.m.crossplane.io';
+const LEGACY_OBJECT = `${LEGACY_GROUP}/v1alpha2`;
 export const LEGACY_OBJECT_V1 = `${LEGACY_GROUP}/v1alpha1`;
-export const MODERN_OBJECT = `${MODERN_GROUP}/v1alpha1`;
+const MODERN_OBJECT = `${MODERN_GROUP}/v1alpha1`;
 export const WORKLOAD = 'workload.crossplane.io/v1alpha1';
-export const COMPUTE = 'compute.crossplane.io/v1alpha1';
+const COMPUTE = 'compute.crossplane.io/v1alpha1';
 
 /** A label each case's own objects carry, so selectors of one case never match another's. */
 export const CASE_LABEL = 'bad-input.chronoplane.dev/case';

@@ -35,7 +35,7 @@ export function expectedMessage(pattern: RegExp, namespace: string): RegExp {
   return new RegExp(pattern.source.replaceAll(CORPUS_NAMESPACE, namespace), pattern.flags);
 }
 
-export function place(manifest: Manifest, namespace: string, discovery: Discovery): Placed {
+function place(manifest: Manifest, namespace: string, discovery: Discovery): Placed {
   const resource = discovery.resourceOf(manifest);
   const filled = withNamespace(manifest, namespace);
   // A namespaced object goes in the corpus namespace unless it names another (kubectl's -n

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 
 /** One request as the audit log records it (audit.k8s.io/v1 Event, Metadata level). */
-export interface AuditedRequest {
+interface AuditedRequest {
   verb: string;
   /** '' for the core group. */
   group: string;

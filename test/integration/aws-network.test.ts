@@ -3,6 +3,7 @@
 // DependencyViolation from EC2 and no object left on its finalizer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEc2CallCounts, summarizeEc2Calls } from '#bench/ec2-call-counter';
+import { EC2_GROUP, ec2KindFixtures, isExpectedExternalName } from '#test/kind-fixtures';
 import { ControlPlane, condition, eventually } from './harness';
 import {
   NETWORK_DIR,
@@ -41,13 +42,24 @@ async function allReady(manifests: Manifest[]): Promise<void> {
   await Promise.all(managedOnly(manifests).map((m) => plane.ready(m.kind, m.metadata.name, 120_000)));
 }
 
-async function expectListedAsManaged(count: number): Promise<void> {
+/**
+ * `kubectl get managed` lists each object Ready and Synced, with the external name its kind
+ * gives it: EC2's id, or a key pair's name (test/kind-fixtures.ts).
+ */
+async function expectListedAsManaged(manifests: readonly Manifest[]): Promise<void> {
+  const fixtures = await ec2KindFixtures();
   const table = await plane.kubectl(['get', 'managed']);
   const rows = table.split('\n').filter((line) => line && !line.startsWith('NAME'));
-  expect(rows).toHaveLength(count);
-  // EC2's ids, or for a key pair its name (KeyPair admin's), as its external name.
-  for (const row of rows)
-    expect(row).toMatch(/\s+True\s+True\s+((vpc|subnet|igw|rtb|rtbassoc|sg|sgr|eipalloc|nat|i)-[0-9a-f]+(_\S+)?|admin)\s+/);
+  expect(rows).toHaveLength(manifests.length);
+  for (const row of rows) {
+    // Several kinds in one listing: each row is named `<kind>.<group>/<name>`.
+    const [qualifiedName, ready, synced, externalName] = row.trim().split(/\s+/);
+    const manifest = manifests.find((m) => `${m.kind.toLowerCase()}.${EC2_GROUP}/${m.metadata.name}` === qualifiedName);
+    expect(manifest, `${qualifiedName} is not an object of the example`).toBeDefined();
+    expect([ready, synced], row).toEqual(['True', 'True']);
+    const kindFixtures = fixtures.find((f) => f.kind.api.kind === manifest!.kind)!;
+    expect(isExpectedExternalName(kindFixtures, manifest!, externalName ?? ''), `${row}: EXTERNAL-NAME of a ${manifest!.kind}`).toBe(true);
+  }
 }
 
 async function deletedToNothing(deleteAll: () => Promise<unknown>): Promise<void> {
@@ -62,7 +74,7 @@ describe('the example network', () => {
     const before = await readEc2CallCounts(plane.ec2Endpoint);
     await plane.kubectl(['apply', '-f', NETWORK_DIR]);
     await allReady(manifests);
-    await expectListedAsManaged(managedOnly(manifests).length);
+    await expectListedAsManaged(managedOnly(manifests));
     const subnet = await plane.getObject('subnet', 'public-a');
     expect(condition(subnet, 'ReferencesResolved')).toMatchObject({ status: 'True' });
     const vpc = await plane.getObject('vpc', 'network');
@@ -89,7 +101,7 @@ describe('the example network', () => {
       const before = await readEc2CallCounts(plane.ec2Endpoint);
       await plane.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests }));
       await allReady(manifests);
-      await expectListedAsManaged(managedOnly(manifests).length);
+      await expectListedAsManaged(managedOnly(manifests));
       await deletedToNothing(() =>
         plane.kubectl(['delete', '--wait=false', ...manifests.map((m) => `${m.kind.toLowerCase()}/${m.metadata.name}`)]),
       );

@@ -3,10 +3,10 @@
 // (stack/remote-clusters.ts applyKubernetesClusters): a connection Secret `<name>-kubeconfig`
 // and a KubernetesCluster naming it, per cluster.
 import { inject } from 'vitest';
-import { applyKubernetesClusters, kubernetesClusterSecretName } from '#stack/remote-clusters';
+import { applyKubernetesClusters } from '#stack/remote-clusters';
 import { remoteCluster } from './harness';
 
-export interface TestKubernetesCluster {
+interface TestKubernetesCluster {
   /** The KubernetesCluster's name. */
   name: string;
   /** Which of the run's remote clusters it stands for: 'remote-1' or 'remote-2'. */
@@ -21,5 +21,3 @@ export async function registerKubernetesClusters(namespace: string, clusters: re
     clusters.map((cluster) => ({ name: cluster.name, labels: cluster.labels, cluster: remoteCluster(cluster.remote) })),
   );
 }
-
-export { kubernetesClusterSecretName };

@@ -1,9 +1,9 @@
 // The Helm chart's RBAC, proven with real processes: a worker (with the watcher inside, as the
 // chart runs it, and leader election on) authenticates as the chart's ServiceAccount, with a
 // token from `kubectl create token`, and takes every kind through its life: the AWS network of
-// examples/aws-network/, Objects of both groups (a remote cluster's and, through a namespaced
-// InjectedIdentity ProviderConfig, the control cluster's own namespace), and a
-// KubernetesApplication. The control cluster's audit log then shows which verbs it used: none
+// examples/aws-network/ with a sample of each EC2 kind it lacks (the kind's fixtures.ts), Objects
+// of both groups (a remote cluster's and, through a namespaced InjectedIdentity ProviderConfig,
+// the control cluster's own namespace), and a KubernetesApplication. The control cluster's audit log then shows which verbs it used: none
 // was refused, and the chart grants no verb the run did not use.
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,8 @@ import { ControlPlane, eventually, remoteCluster, remoteKubectl } from './harnes
 import { registerKubernetesClusters } from './kubernetes-clusters';
 import { runKubectl } from './kubectl';
 import { getResource, readyResource, type KubeObject } from './resources';
+import { kindFor } from '#providers/registry';
+import { EC2_GROUP, ec2KindFixtures, samplesOfMissingKinds } from '#test/kind-fixtures';
 import {
   leftovers,
   managedObjects,
@@ -76,31 +78,46 @@ const sourceVpc: Manifest = {
   spec: { forProvider: { region: 'us-east-1', cidrBlock: '10.30.0.0/16', tags: { team: 'platform' } } },
 };
 
-/** The VPC, Address and KeyPair of the example with a tag copied from another VPC by a generic reference. */
+/**
+ * An object of a kind that declares no typed reference (the example's VPC, Address and KeyPair)
+ * with a tag copied from a VPC by a generic reference, so that every kind gets replaced whole, as
+ * resolved references are written. A VPC copies from the one outside the network.
+ */
 function withCopiedTag(manifest: Manifest): Manifest {
-  const from = { VPC: 'rbac-source', Address: 'network', KeyPair: 'network' }[manifest.kind as 'VPC' | 'Address' | 'KeyPair'];
-  if (!from || !manifest.spec) return manifest;
+  if (!copiesTag(manifest)) return manifest;
   const reference = {
-    patchesFrom: { apiVersion: 'ec2.aws.chronoplane.io/v1alpha1', kind: 'VPC', name: from, fieldPath: 'spec.forProvider.tags.team' },
+    patchesFrom: {
+      apiVersion: 'ec2.aws.chronoplane.io/v1alpha1',
+      kind: 'VPC',
+      name: manifest.kind === 'VPC' ? sourceVpc.metadata.name : 'network',
+      fieldPath: 'spec.forProvider.tags.team',
+    },
     toFieldPath: 'tags.copied',
   };
   return { ...manifest, spec: { ...manifest.spec, references: [reference] } };
 }
 
+const copiesTag = (manifest: Manifest): boolean =>
+  manifest.spec?.forProvider !== undefined && (kindFor(EC2_GROUP, manifest.kind).references ?? []).length === 0;
+
 describe('the worker and watcher as the chart’s ServiceAccount', () => {
   it('bring the AWS network up to all Ready, with its connection Secrets, and delete it to nothing', async () => {
-    // Signed by a ProviderConfig of the namespace, as a tenant's resources are; the kinds that
-    // have no typed reference copy a tag through a generic one, the write that replaces an object.
-    // The source VPC keeps the default ClusterProviderConfig.
-    const manifests = [sourceVpc, ...withProviderConfig((await networkManifests()).map(withCopiedTag), await useOwnProviderConfig(plane))];
+    // The example network and a sample of each registered EC2 kind it lacks, signed by a
+    // ProviderConfig of the namespace, as a tenant's resources are; the kinds that have no typed
+    // reference copy a tag through a generic one, the write that replaces an object. The source
+    // VPC keeps the default ClusterProviderConfig.
+    const network = await networkManifests();
+    const everyKind = [...network, ...samplesOfMissingKinds(network, await ec2KindFixtures())];
+    const manifests = [sourceVpc, ...withProviderConfig(everyKind.map(withCopiedTag), await useOwnProviderConfig(plane))];
     await plane.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests }));
     await Promise.all(managedOnly(manifests).map((m) => plane.ready(m.kind, m.metadata.name, 180_000)));
-    for (const [kind, name] of [
-      ['vpc', 'network'],
-      ['address', 'nat'],
-      ['keypair', 'admin'],
-    ] as const)
-      expect((await plane.getObject(kind, name))?.spec.forProvider.tags).toMatchObject({ copied: 'platform' });
+    const copying = everyKind.filter(copiesTag);
+    expect(copying.length).toBeGreaterThan(0);
+    for (const m of copying)
+      expect(
+        (await plane.getObject(m.kind.toLowerCase(), m.metadata.name))?.spec.forProvider.tags,
+        `${m.kind} ${m.metadata.name}`,
+      ).toMatchObject({ copied: 'platform' });
     await plane.kubectl(['delete', '--wait=false', ...manifests.map((m) => `${m.kind.toLowerCase()}/${m.metadata.name}`)]);
     await eventually(async () => (await managedObjects(plane)).length === 0, 'every managed object to be gone', 180_000);
     expect(await leftovers(plane)).toEqual({});

@@ -4,13 +4,14 @@
 // with exactly one resource per object, and deleting the network leaves nothing behind.
 //
 // Under the failpoint the worker runs one activity at a time and exits after every first
-// create attempt (worker/main.ts), so each of the 18 objects kills it once, whatever order the
+// create attempt (worker/main.ts), so each object kills it once, whatever order the
 // dependency waves wake them in; the retry (attempt 2) comes when the heartbeat timeout
 // notices the dead worker, and runs on the restarted one without exiting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeRouteTablesCommand, DescribeSecurityGroupRulesCommand } from '@aws-sdk/client-ec2';
 import { decodeTimeoutType } from '@temporalio/common';
 import { workflowIdFor } from '#core/managed-kind';
+import { EC2_GROUP, ec2KindFixtures, samplesOfMissingKinds } from '#test/kind-fixtures';
 import { ControlPlane, condition, eventually, type VpcObject } from './harness';
 import {
   leftovers,
@@ -23,7 +24,6 @@ import {
 } from './network';
 
 const FAILPOINT = { CHRONOPLANE_FAILPOINT: 'exit-after-external-create' };
-const GROUP = 'ec2.aws.chronoplane.io';
 
 let plane: ControlPlane;
 beforeAll(async () => {
@@ -78,7 +78,7 @@ async function notReady(manifests: Manifest[]): Promise<string[]> {
  * a retried activity carries the attempt and the failure of the attempt before it.
  */
 async function createRetriedAfterHeartbeatTimeout(m: Manifest): Promise<boolean> {
-  const id = workflowIdFor({ group: GROUP, kind: m.kind, namespace: plane.namespace, name: m.metadata.name });
+  const id = workflowIdFor({ group: EC2_GROUP, kind: m.kind, namespace: plane.namespace, name: m.metadata.name });
   const events = (await plane.temporal.workflow.getHandle(id).fetchHistory()).events ?? [];
   const creates = new Set(
     events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'createExternal').map((e) => Number(e.eventId)),
@@ -98,10 +98,13 @@ async function createRetriedAfterHeartbeatTimeout(m: Manifest): Promise<boolean>
 describe('the worker killed after each create', () => {
   it('ends with exactly one external resource per object, all Ready, and deletes to nothing', { timeout: 720_000 }, async () => {
     const providerConfig = await useOwnProviderConfig(plane);
-    const applied = withProviderConfig(await networkManifests(), providerConfig);
+    // The example network, and a sample of each registered kind it lacks: every kind's create is interrupted.
+    const fixtures = await ec2KindFixtures();
+    const network = await networkManifests();
+    const applied = withProviderConfig([...network, ...samplesOfMissingKinds(network, fixtures)], providerConfig);
     const manifests = managedOnly(applied);
     const kinds = new Set(manifests.map((m) => m.kind));
-    expect(kinds.size).toBe(12);
+    expect(kinds).toEqual(new Set(fixtures.map((f) => f.kind.api.kind)));
 
     await plane.stopWorker();
     await plane.startWorker(FAILPOINT);
@@ -132,17 +135,11 @@ describe('the worker killed after each create', () => {
 
     // Exactly one resource per object: the kinds tagged at creation, counted by their tags...
     const found = await leftovers(plane);
-    expect(Object.fromEntries(Object.entries(found).map(([type, ids]) => [type, ids.length]))).toEqual({
-      vpcs: 1,
-      subnets: 2,
-      internetGateways: 1,
-      routeTables: 2,
-      securityGroups: 2,
-      addresses: 1,
-      natGateways: 1,
-      keyPairs: 1,
-      instances: 1,
-    });
+    const taggedKinds = new Set(fixtures.filter((f) => f.tagged).map((f) => f.kind.api.kind));
+    const objectsOfTaggedKinds: Record<string, number> = {};
+    for (const m of manifests.filter((m) => taggedKinds.has(m.kind)))
+      objectsOfTaggedKinds[m.kind] = (objectsOfTaggedKinds[m.kind] ?? 0) + 1;
+    expect(Object.fromEntries(Object.entries(found).map(([kind, ids]) => [kind, ids.length]))).toEqual(objectsOfTaggedKinds);
     // ...and those EC2 knows by content, in what holds them, each the one recorded.
     const name = async (kind: string, n: string) => (await plane.getObject(kind, n))!.metadata.annotations!['crossplane.io/external-name']!;
     const table = (await plane.ec2.send(new DescribeRouteTablesCommand({ RouteTableIds: [await name('routetable', 'public')] })))

@@ -4,19 +4,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import {
-  DescribeAddressesCommand,
-  DescribeInstancesCommand,
-  DescribeInternetGatewaysCommand,
-  DescribeKeyPairsCommand,
-  DescribeNatGatewaysCommand,
-  DescribeRouteTablesCommand,
-  DescribeSecurityGroupsCommand,
-  DescribeSubnetsCommand,
-  DescribeVpcsCommand,
-  type Tag,
-} from '@aws-sdk/client-ec2';
+import type { Tag } from '@aws-sdk/client-ec2';
 import { readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from '#bench/ec2-call-counter';
+import { ec2KindFixtures } from '#test/kind-fixtures';
 import type { ControlPlane } from './harness';
 import { runKubectl } from './kubectl';
 
@@ -92,39 +82,21 @@ export async function ec2Calls(plane: ControlPlane, since: Ec2CallCount[]): Prom
 }
 
 /**
- * EC2 resources tagged as belonging to objects in the test's namespace, by type, leaving out
- * what EC2 still lists once it is gone (deleted NAT gateways, terminated instances). The tag is
- * checked here too: moto ignores tag filters for some types (NAT gateways).
+ * EC2 resources tagged as belonging to objects in the test's namespace, by kind (`VPC`,
+ * `NATGateway`), for every registered kind EC2 tags (test/kind-fixtures.ts), leaving out what
+ * EC2 still lists once it is gone. The tag is checked here too: moto ignores tag filters for
+ * some types (NAT gateways).
  */
 export async function leftovers(plane: ControlPlane): Promise<Record<string, string[]>> {
-  const Filters = [{ Name: 'tag:crossplane-namespace', Values: [plane.namespace] }];
+  const filters = [{ Name: 'tag:crossplane-namespace', Values: [plane.namespace] }];
   const ours = (tags: Tag[] | undefined) => tags?.some((t) => t.Key === 'crossplane-namespace' && t.Value === plane.namespace) ?? false;
-  const [vpcs, subnets, gateways, tables, groups, addresses, natGateways, keyPairs, reservations] = await Promise.all([
-    plane.ec2.send(new DescribeVpcsCommand({ Filters })),
-    plane.ec2.send(new DescribeSubnetsCommand({ Filters })),
-    plane.ec2.send(new DescribeInternetGatewaysCommand({ Filters })),
-    plane.ec2.send(new DescribeRouteTablesCommand({ Filters })),
-    plane.ec2.send(new DescribeSecurityGroupsCommand({ Filters })),
-    plane.ec2.send(new DescribeAddressesCommand({ Filters })),
-    plane.ec2.send(new DescribeNatGatewaysCommand({ Filter: Filters })),
-    plane.ec2.send(new DescribeKeyPairsCommand({ Filters })),
-    plane.ec2.send(new DescribeInstancesCommand({ Filters })),
-  ]);
-  const found: Record<string, string[]> = {
-    vpcs: (vpcs.Vpcs ?? []).filter((v) => ours(v.Tags)).map((v) => v.VpcId!),
-    subnets: (subnets.Subnets ?? []).filter((s) => ours(s.Tags)).map((s) => s.SubnetId!),
-    internetGateways: (gateways.InternetGateways ?? []).filter((g) => ours(g.Tags)).map((g) => g.InternetGatewayId!),
-    routeTables: (tables.RouteTables ?? []).filter((t) => ours(t.Tags)).map((t) => t.RouteTableId!),
-    securityGroups: (groups.SecurityGroups ?? []).filter((g) => ours(g.Tags)).map((g) => g.GroupId!),
-    addresses: (addresses.Addresses ?? []).filter((a) => ours(a.Tags)).map((a) => a.AllocationId!),
-    natGateways: (natGateways.NatGateways ?? []).filter((g) => ours(g.Tags) && g.State !== 'deleted').map((g) => g.NatGatewayId!),
-    keyPairs: (keyPairs.KeyPairs ?? []).filter((k) => ours(k.Tags)).map((k) => k.KeyName!),
-    instances: (reservations.Reservations ?? [])
-      .flatMap((r) => r.Instances ?? [])
-      .filter((i) => ours(i.Tags) && i.State?.Name !== 'terminated')
-      .map((i) => i.InstanceId!),
-  };
-  return Object.fromEntries(Object.entries(found).filter(([, ids]) => ids.length > 0));
+  const found = await Promise.all(
+    (await ec2KindFixtures()).map(async ({ kind, tagged }) => {
+      const ids = tagged ? (await tagged(plane.ec2, filters)).filter((r) => ours(r.tags)).map((r) => r.id) : [];
+      return [kind.api.kind, ids] as const;
+    }),
+  );
+  return Object.fromEntries(found.filter(([, ids]) => ids.length > 0));
 }
 
 /** Every object of the test's namespace that is listed in `kubectl get managed`. */

@@ -37,13 +37,13 @@ const crd = (group: string, kind: string, plural: string) => ({
 });
 
 /** Subscription and ClusterServiceVersion as OLM serves them, and the Kong kind its operator would. */
-export const OLM_STANDIN_CRDS = [
+const OLM_STANDIN_CRDS = [
   crd(GROUP, 'Subscription', 'subscriptions'),
   crd(GROUP, 'ClusterServiceVersion', 'clusterserviceversions'),
   crd('charts.konghq.com', 'Kong', 'kongs'),
 ];
 
-export interface Deletion {
+interface Deletion {
   kind: string;
   name: string;
   at: number;

@@ -2,7 +2,7 @@
 // kind's identity but none of a real kind's schema or client.
 import type { KindApi } from '#core/managed-kind';
 
-export const TEST_GROUP = 'ec2.aws.chronoplane.io';
+const TEST_GROUP = 'ec2.aws.chronoplane.io';
 
 export const testKindApi = (kind: string): KindApi => ({
   group: TEST_GROUP,

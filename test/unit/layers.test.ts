@@ -29,7 +29,7 @@ function productFiles(): string[] {
     for (const entry of readdirSync(dir)) {
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ts|mts)$/.test(entry) && !/\.test\.ts$/.test(entry) && !entry.endsWith('.d.ts')) files.push(relative(root, path));
+      else if (/\.(ts|mts)$/.test(entry) && !isTestSupport(entry) && !entry.endsWith('.d.ts')) files.push(relative(root, path));
     }
   };
   for (const folder of rankOf.keys()) {
@@ -41,6 +41,13 @@ function productFiles(): string[] {
   }
   return files.sort();
 }
+
+/**
+ * Tests, and a kind's fixtures.ts: what tests and tools know of the kind (test/kind-fixtures.ts),
+ * kept in its folder so that a new kind brings its own. Both may import tooling; no product file
+ * may import them.
+ */
+const isTestSupport = (entry: string) => /\.test\.ts$/.test(entry) || entry === 'fixtures.ts';
 
 /**
  * The repository files a file imports: relative ones, and those through package.json's
@@ -76,6 +83,11 @@ describe('layers', () => {
           wrong.push(`${file} -> ${target}: ${to}/ is ${toRank === fromRank ? 'a sibling of' : 'above'} ${from}/`);
       }
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it('never import a kind’s fixtures', () => {
+    const wrong = [...graph].flatMap(([file, imports]) => imports.filter((t) => t.endsWith('/fixtures')).map((t) => `${file} -> ${t}`));
     expect(wrong).toEqual([]);
   });
 

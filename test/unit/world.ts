@@ -10,7 +10,7 @@ import type { PassObservation, ProviderError, ReferenceObservation } from '#cont
 import { OBJECT_GONE } from '#core/errors';
 import type { PollIntervals } from '#core/managed-kind';
 
-export interface WorldObject {
+interface WorldObject {
   uid: string;
   generation: number;
   resourceVersion: number;
