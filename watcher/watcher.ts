@@ -147,7 +147,8 @@ export class Watcher {
     if (!this.signalFilter.admit(obj, type)) return;
     const send = () => {
       const ours = type === 'MODIFIED' && this.options.ownWrites?.take(uid, obj.metadata?.resourceVersion) === true;
-      if (ours) return;
+      // A leader that stepped down while the event was held leaves it to the next leader's relist.
+      if (ours || !this.leading) return;
       this.signaler.enqueue({
         ref: refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!),
         event: { type, uid, generation: obj.metadata!.generation, resourceVersion: obj.metadata!.resourceVersion ?? '' },
@@ -160,7 +161,9 @@ export class Watcher {
     const writing = type === 'MODIFIED' ? this.options.ownWrites?.settled(uid) : undefined;
     const earlier = this.held.get(uid);
     if (!writing && !earlier) return send();
-    const decided = Promise.all([earlier, writing]).then(send);
+    const decided = Promise.all([earlier, writing])
+      .then(send)
+      .catch((error: unknown) => this.options.logger.error({ uid, err: String(error) }, 'cannot signal a held event'));
     this.held.set(uid, decided);
     void decided.finally(() => {
       if (this.held.get(uid) === decided) this.held.delete(uid);
