@@ -41,6 +41,10 @@ function recordingClient(signalled: string[]): Client {
   } as unknown as Client;
 }
 
+/** A watcher of VPCs that sends its signals to `client`. */
+const vpcWatcher = (client: Client, options: Partial<ConstructorParameters<typeof Watcher>[0]> = {}) =>
+  new Watcher({ kubeConfig: new KubeConfig(), client, taskQueue: 'test', kinds: [vpcApi], logger: pino({ level: 'silent' }), ...options });
+
 describe('watcher embedded in the worker', () => {
   it("leaves out the worker's own writes for their object, and still wakes dependents", async () => {
     const signalled: string[] = [];
@@ -73,15 +77,7 @@ describe('watcher embedded in the worker', () => {
 });
 
 describe('watcher embedded in the worker, when the echo of a write comes before its answer', () => {
-  const embedded = (signalled: string[], ownWrites: OwnWrites) =>
-    new Watcher({
-      kubeConfig: new KubeConfig(),
-      client: recordingClient(signalled),
-      taskQueue: 'test',
-      kinds: [vpcApi],
-      logger: pino({ level: 'silent' }),
-      ownWrites,
-    });
+  const embedded = (signalled: string[], ownWrites: OwnWrites) => vpcWatcher(recordingClient(signalled), { ownWrites });
 
   it('holds the event until the write has answered, then leaves it out', async () => {
     const signalled: string[] = [];
@@ -110,14 +106,7 @@ describe('watcher embedded in the worker, when the echo of a write comes before 
       },
     } as unknown as Client;
     const ownWrites = new OwnWrites();
-    const watcher = new Watcher({
-      kubeConfig: new KubeConfig(),
-      client,
-      taskQueue: 'test',
-      kinds: [vpcApi],
-      logger: pino({ level: 'silent' }),
-      ownWrites,
-    });
+    const watcher = vpcWatcher(client, { ownWrites });
     watcher.handleEvent(vpcApi, object('VPC', 'net', '1', {}), 'ADDED');
     await watcher.stop();
     heard.length = 0;
@@ -145,15 +134,7 @@ describe('watcher embedded in the worker, when the echo of a write comes before 
 });
 
 describe('watcher under leader election', () => {
-  const elected = (signalled: string[]) =>
-    new Watcher({
-      kubeConfig: new KubeConfig(),
-      client: recordingClient(signalled),
-      taskQueue: 'test',
-      kinds: [vpcApi],
-      logger: pino({ level: 'silent' }),
-      leaderElection: true,
-    });
+  const elected = (signalled: string[]) => vpcWatcher(recordingClient(signalled), { leaderElection: true });
 
   it('signals nothing as a follower, then every object it knows once it leads, and nothing once it lost', async () => {
     const signalled: string[] = [];
@@ -194,13 +175,7 @@ describe('watcher under leader election', () => {
 
   it('signals every event at once without leader election', async () => {
     const signalled: string[] = [];
-    const watcher = new Watcher({
-      kubeConfig: new KubeConfig(),
-      client: recordingClient(signalled),
-      taskQueue: 'test',
-      kinds: [vpcApi],
-      logger: pino({ level: 'silent' }),
-    });
+    const watcher = vpcWatcher(recordingClient(signalled));
     expect(watcher.isLeading()).toBe(true);
     watcher.handleEvent(vpcApi, object('VPC', 'net', '1', {}), 'ADDED');
     await watcher.stop();
