@@ -16,8 +16,6 @@ import { ManagedObjects } from './kube/managed-objects';
 import { NamespaceLabels } from './kube/namespace-labels';
 import { Secrets } from './kube/secrets';
 
-// Callers classify this access's failures with these.
-
 export class KubeAccess implements ConnectContext {
   /** Set by a worker that can signal workflows; see ConnectContext.wake. */
   wake?: (mr: ManagedResource) => void;
