@@ -9,9 +9,10 @@ import { pathToFileURL } from 'node:url';
 import type { EC2Client, Filter, Tag } from '@aws-sdk/client-ec2';
 import type { ManagedKind } from '#core/managed-kind';
 import { managedKinds } from '#providers/registry';
+import { EC2_GROUP } from '#providers/aws/ec2/fields';
 import type { BadInputCase } from './bad-input/case';
 
-export const EC2_GROUP = 'ec2.aws.chronoplane.io';
+export { EC2_GROUP };
 
 const EC2_KINDS_DIR = join(import.meta.dirname, '..', 'providers', 'aws', 'ec2');
 

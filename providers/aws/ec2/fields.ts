@@ -5,9 +5,12 @@ import { Doc, DocString, StringMap, immutable, withRules, type CelRule } from '#
 import type { KindApi } from '#core/managed-kind';
 import { AWS_TAG_LIMITS, SYSTEM_TAG_KEYS, USER_TAG_LIMIT } from '../tags';
 
+/** The API group of every EC2 kind. */
+export const EC2_GROUP = 'ec2.aws.chronoplane.io';
+
 /** An EC2 kind's API identity: one group and version for all, and `kubectl get managed` lists them. */
 export function ec2KindApi(names: Omit<KindApi, 'group' | 'version' | 'categories'>): KindApi {
-  return { group: 'ec2.aws.chronoplane.io', version: 'v1alpha1', categories: ['managed', 'aws'], ...names };
+  return { group: EC2_GROUP, version: 'v1alpha1', categories: ['managed', 'aws'], ...names };
 }
 
 /**
