@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { SEARCH_ATTRIBUTE_FLAGS } from '#contract/search-attributes';
+import { dynamicConfigFile } from './temporal-dynamic-config';
 import { ensureTemporalBinary, ensureTemporalServer, TEMPORAL_SERVER_VERSION, type TemporalServerTools } from './install';
 import type { PostgresServer } from './postgres';
 import { stopProcess, type ManagedProcess } from './processes';
@@ -60,7 +61,11 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   // The server reads <root>/<config dir>/<env>.yaml: here <dir>/config/production.yaml.
   const configDir = join(options.dir, 'config');
   await mkdir(configDir, { recursive: true });
-  await writeFile(join(configDir, `${CONFIG_ENV}.yaml`), stringify(serverConfig(options.postgres, pki, ports)), { mode: 0o600 });
+  const dynamicConfig = join(configDir, 'dynamic-config.yaml');
+  await writeFile(dynamicConfig, stringify(dynamicConfigFile()));
+  await writeFile(join(configDir, `${CONFIG_ENV}.yaml`), stringify(serverConfig(options.postgres, pki, ports, dynamicConfig)), {
+    mode: 0o600,
+  });
   const address = `127.0.0.1:${ports.frontend}`;
   const tls: TemporalClientTls = {
     caFile: pki.caCert,
@@ -130,7 +135,7 @@ interface ServerPorts {
   workerMembership: number;
 }
 
-function serverConfig(postgres: PostgresServer, pki: TemporalPki, ports: ServerPorts): unknown {
+function serverConfig(postgres: PostgresServer, pki: TemporalPki, ports: ServerPorts, dynamicConfig: string): unknown {
   const sqlStore = (databaseName: string, maxConns: number) => ({
     sql: {
       pluginName: 'postgres12',
@@ -195,6 +200,7 @@ function serverConfig(postgres: PostgresServer, pki: TemporalPki, ports: ServerP
       },
     },
     dcRedirectionPolicy: { policy: 'noop' },
+    dynamicConfigClient: { filepath: dynamicConfig, pollInterval: '60s' },
   };
 }
 

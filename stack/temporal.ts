@@ -7,6 +7,7 @@ import { ensureTemporalBinary } from './install';
 import { isRunning, stopProcess, type ManagedProcess } from './processes';
 import { httpProbe, startUntilReady, tcpProbe, waitUntilReady } from './readiness';
 import { SEARCH_ATTRIBUTE_FLAGS } from '#contract/search-attributes';
+import { dynamicConfigFlags } from './temporal-dynamic-config';
 
 const TEMPORAL_NAMESPACE = 'default';
 
@@ -109,6 +110,7 @@ function temporalArgs(options: TemporalOptions): string[] {
     TEMPORAL_NAMESPACE,
     '--log-level',
     'warn',
+    ...dynamicConfigFlags(),
     // Registered at every start; an existing db that already has them is fine.
     ...SEARCH_ATTRIBUTE_FLAGS.flatMap((flag) => ['--search-attribute', flag]),
     ...(options.codecEndpoint ? ['--ui-codec-endpoint', options.codecEndpoint] : []),

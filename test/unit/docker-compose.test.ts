@@ -10,6 +10,7 @@ import { credentialsFromIni } from '#providers/aws/credentials';
 import { ensureDockerCompose } from '#stack/install-compose';
 import { repoRoot } from '#stack/paths';
 import { SEARCH_ATTRIBUTE_NAMES } from '#contract/search-attributes';
+import { dynamicConfigFlags } from '#stack/temporal-dynamic-config';
 
 const run = promisify(execFile);
 
@@ -91,6 +92,12 @@ describe('docker-compose.yml', () => {
     const registered = command.flatMap((arg, i) => (command[i - 1] === '--search-attribute' ? [arg] : []));
     expect(registered.sort()).toEqual(SEARCH_ATTRIBUTE_NAMES.map((name) => `${name}=Keyword`).sort());
     expect(temporal.healthcheck?.test).toBeDefined();
+  });
+
+  it('temporal runs with the dynamic config the native stack gives it', () => {
+    const command = service('temporal').command ?? [];
+    const values = command.flatMap((arg, i) => (command[i - 1] === '--dynamic-config-value' ? ['--dynamic-config-value', arg] : []));
+    expect(values).toEqual(dynamicConfigFlags());
   });
 
   it('setup applies deploy/crds and points the default ClusterProviderConfig at the moto service', async () => {
