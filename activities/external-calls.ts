@@ -8,6 +8,7 @@ import type { ResourceRef } from '#core/managed-kind';
 import type { ExternalCreated, ExternalDeletion } from '#contract/observation';
 import { asActivity } from './failures';
 import type { PassContext } from './pass-context';
+import { ensureFinalizer } from './object-writes';
 import { observeObject } from './read-and-observe';
 
 export function externalCallActivities(ctx: PassContext) {
@@ -18,11 +19,20 @@ export function externalCallActivities(ctx: PassContext) {
      * its name. Answers the versions it wrote, which the next pass must read or ignore as echoes.
      * `firstForObject` is the workflow's word that it never asked for a create of this object
      * before: only then may the provider skip its search for an earlier attempt's resource.
+     * `addFinalizer`: the pass adds the finalizer right before the create, here, in one activity;
+     * a failure after it carries the version it wrote (asActivity), which the workflow records
+     * as its own so that write's watch event is not taken for an edit.
      */
-    async createExternal(ref: ResourceRef, uid: string, firstForObject: boolean): Promise<ExternalCreated> {
+    async createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, addFinalizer = false): Promise<ExternalCreated> {
+      const resourceVersions: string[] = [];
       return asActivity(async () => {
-        const resourceVersions: string[] = [];
-        const mr = await ctx.current(ref, uid);
+        const finalized = addFinalizer ? await ensureFinalizer(ctx, ref, uid) : undefined;
+        if (finalized?.resourceVersion) resourceVersions.push(finalized.resourceVersion);
+        // A retry finds the finalizer an earlier attempt added: the version it acts on is that
+        // write's, unless someone changed the object since, and then this attempt acts on theirs.
+        else if (finalized && activityInfo().attempt > 1) resourceVersions.push(finalized.object.metadata.resourceVersion);
+        // The finalizer write's answer is the object as a GET would give it now.
+        const mr = finalized?.object ?? (await ctx.current(ref, uid));
         // Refused before anything is created: details only create returns must have a home.
         await connectionSecrets.ensureWritable(mr);
         const mayExist = !firstForObject || activityInfo().attempt > 1;
@@ -43,9 +53,9 @@ export function externalCallActivities(ctx: PassContext) {
         const told = created.observation && { ...created.observation, connectionDetails: undefined };
         const next = told ? await observeObject(ctx, ref, recorded, { told }) : undefined;
         // Named fields only: the connection details stay here.
-        const summary = published ? `${created.summary}; ${published}` : created.summary;
+        const summary = [finalized?.resourceVersion ? finalized.summary : undefined, created.summary, published].filter(Boolean).join('; ');
         return { externalName: created.externalName, summary, resourceVersions, ...(next ? { next } : {}) };
-      });
+      }, resourceVersions);
     },
 
     async updateExternal(ref: ResourceRef, uid: string): Promise<string> {

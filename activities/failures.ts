@@ -3,6 +3,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { ApiException } from '@kubernetes/client-node';
 import { ClassifiedError, NON_RETRYABLE_CLASSES, type FailureClass } from '#core/errors';
+import type { OwnWritesBeforeFailure } from '#contract/reconcile-activities';
 
 function toFailure(error: unknown): ApplicationFailure {
   if (error instanceof ApplicationFailure) return error;
@@ -36,11 +37,26 @@ function kubeMessage(error: ApiException<unknown>): string {
   return (body as { message?: string } | undefined)?.message ?? `HTTP ${error.code}`;
 }
 
-/** Runs an activity body and turns whatever it throws into the right kind of Temporal failure. */
-export async function asActivity<T>(body: () => Promise<T>): Promise<T> {
+/**
+ * Runs an activity body and turns whatever it throws into the right kind of Temporal failure.
+ * `written`: the versions of its own object the body wrote before it failed, which the failure
+ * carries (OwnWritesBeforeFailure), so the workflow can tell their watch events from an edit.
+ */
+export async function asActivity<T>(body: () => Promise<T>, written?: readonly string[]): Promise<T> {
   try {
     return await body();
   } catch (error) {
-    throw toFailure(error);
+    throw withOwnWrites(toFailure(error), written ?? []);
   }
+}
+
+function withOwnWrites(failure: ApplicationFailure, resourceVersions: readonly string[]): ApplicationFailure {
+  if (resourceVersions.length === 0) return failure;
+  const details: OwnWritesBeforeFailure = { resourceVersions: [...resourceVersions] };
+  return ApplicationFailure.create({
+    message: failure.message,
+    type: failure.type ?? undefined,
+    nonRetryable: failure.nonRetryable ?? undefined,
+    details: [details],
+  });
 }

@@ -38,6 +38,9 @@ function setUp(stored: ManagedResource, cached: ManagedResource) {
       calls.push(`patched ${finalizers.join(',')}`);
       return { ...stored, metadata: { ...stored.metadata, finalizers, resourceVersion: '98' } };
     },
+    async createEvent(event: { reason: string }) {
+      calls.push(`event ${event.reason}`);
+    },
   } as unknown as KubeAccess;
   const ownWrites = new OwnWrites();
   const activities = createReconcileActivities(kube, { objects: { read: async () => structuredClone(cached) }, ownWrites });
@@ -62,6 +65,13 @@ describe('addFinalizer', () => {
     const { calls, activities } = setUp(object('7', ['other', FINALIZER]), object('7', ['other', FINALIZER]));
     expect(await activities.removeFinalizer(ref, 'u1')).toBe(`removed finalizer ${FINALIZER}`);
     expect(calls).toEqual(['patch', 'patched other']);
+  });
+
+  it('records the releasing pass’s events once it is removed, in the same activity', async () => {
+    const { calls, activities } = setUp(object('7', [FINALIZER]), object('7', [FINALIZER]));
+    const deleted = { type: 'Normal' as const, reason: 'DeletedExternalResource', message: 'deleted vpc-0abc' };
+    expect(await activities.removeFinalizer(ref, 'u1', [deleted])).toBe(`removed finalizer ${FINALIZER}`);
+    expect(calls).toEqual(['patch', 'patched ', 'event DeletedExternalResource']);
   });
 
   it('removes it from a fresh read when the cached copy is stale', async () => {

@@ -8,23 +8,30 @@ import { ClassifiedError } from '#core/errors';
 import type { ManagedKind, ResourceRef } from '#core/managed-kind';
 import type { ManagedResource } from '#core/managed-resource';
 import { withSyncedNote } from '#core/conditions';
-import type { MirrorLeftOut, WriteBack, WriteBackResult } from '#contract/write-back';
+import type { EventNote, MirrorLeftOut, WriteBack, WriteBackResult } from '#contract/write-back';
 import { toKubeEvent } from './events';
 import { asActivity, classify } from './failures';
 import { isStatus, isTooLarge } from './kube/api-errors';
 import type { PassContext } from './pass-context';
 
-/** Adds the finalizer; the version it wrote, when it wrote one, so the workflow can ignore that echo. */
-async function ensureFinalizer(ctx: PassContext, ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
+/**
+ * Adds the finalizer: the version it wrote, when it wrote one, so the workflow can ignore that
+ * echo, and the object as the API server answered (the whole object, as a GET would give it).
+ */
+export async function ensureFinalizer(
+  ctx: PassContext,
+  ref: ResourceRef,
+  uid: string,
+): Promise<{ summary: string; resourceVersion?: string; object: ManagedResource }> {
   // First from the cache, in one write; from a fresh read when that write does not hold.
   const added = await ctx.ownWrite(uid, () =>
     setFinalizersFromCache(ctx, ref, uid, (finalizers) => (finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER])),
   );
-  if (added) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: added.metadata.resourceVersion };
+  if (added) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: added.metadata.resourceVersion, object: added };
   const mr = await ctx.current(ref, uid);
-  if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present' };
+  if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present', object: mr };
   const written = await ctx.ownWrite(uid, () => patchFinalizersOf(ctx, ref, uid, mr, [...(mr.metadata.finalizers ?? []), FINALIZER]));
-  return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion };
+  return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion, object: written };
 }
 
 export function objectWriteActivities(ctx: PassContext) {
@@ -32,20 +39,18 @@ export function objectWriteActivities(ctx: PassContext) {
   return {
     /** Returns the resourceVersion it wrote, so the workflow can ignore that watch event. */
     async addFinalizer(ref: ResourceRef, uid: string): Promise<{ summary: string; resourceVersion?: string }> {
-      return asActivity(() => ensureFinalizer(ctx, ref, uid));
+      return asActivity(async () => {
+        const { summary, resourceVersion } = await ensureFinalizer(ctx, ref, uid);
+        return { summary, ...(resourceVersion ? { resourceVersion } : {}) };
+      });
     },
 
-    async removeFinalizer(ref: ResourceRef, uid: string): Promise<string> {
+    /** Removes the finalizer, then records `events` (what the pass that released it did). */
+    async removeFinalizer(ref: ResourceRef, uid: string, events: EventNote[] = []): Promise<string> {
       return asActivity(async () => {
-        const removed = await setFinalizersFromCache(ctx, ref, uid, (finalizers) =>
-          finalizers.includes(FINALIZER) ? finalizers.filter((f) => f !== FINALIZER) : undefined,
-        );
-        if (removed) return `removed finalizer ${FINALIZER}`;
-        const mr = await kube.get(ref);
-        if (!mr || mr.metadata.uid !== uid || !mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already removed';
-        const kept = mr.metadata.finalizers.filter((f) => f !== FINALIZER);
-        await patchFinalizersOf(ctx, ref, uid, mr, kept);
-        return `removed finalizer ${FINALIZER}`;
+        const removed = await removeOurFinalizer(ctx, ref, uid);
+        await recordEvents(ctx, ref, uid, events);
+        return removed;
       });
     },
 
@@ -129,19 +134,35 @@ export function objectWriteActivities(ctx: PassContext) {
           }
           resourceVersions.push(written.metadata.resourceVersion);
         }
-        const now = new Date();
-        // Events are best-effort: losing one must not fail the pass or repeat the status write.
-        await Promise.all(
-          events.map((note) =>
-            kube.createEvent(toKubeEvent(ref, uid, note, now)).catch((error: unknown) => {
-              log.warn('cannot record event', { reason: note.reason, error: classify(error).message });
-            }),
-          ),
-        );
+        await recordEvents(ctx, ref, uid, events);
         return { resourceVersions, ...(leftOut ? { leftOut } : {}), ...(mirrorMissed ? { mirrorMissed } : {}) };
       });
     },
   };
+}
+
+async function removeOurFinalizer(ctx: PassContext, ref: ResourceRef, uid: string): Promise<string> {
+  const removed = await setFinalizersFromCache(ctx, ref, uid, (finalizers) =>
+    finalizers.includes(FINALIZER) ? finalizers.filter((f) => f !== FINALIZER) : undefined,
+  );
+  if (removed) return `removed finalizer ${FINALIZER}`;
+  const mr = await ctx.kube.get(ref);
+  if (!mr || mr.metadata.uid !== uid || !mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already removed';
+  const kept = mr.metadata.finalizers.filter((f) => f !== FINALIZER);
+  await patchFinalizersOf(ctx, ref, uid, mr, kept);
+  return `removed finalizer ${FINALIZER}`;
+}
+
+/** Events are best-effort: losing one must not fail the pass or repeat the write before it. */
+async function recordEvents(ctx: PassContext, ref: ResourceRef, uid: string, events: EventNote[]): Promise<void> {
+  const now = new Date();
+  await Promise.all(
+    events.map((note) =>
+      ctx.kube.createEvent(toKubeEvent(ref, uid, note, now)).catch((error: unknown) => {
+        log.warn('cannot record event', { reason: note.reason, error: classify(error).message });
+      }),
+    ),
+  );
 }
 
 /**

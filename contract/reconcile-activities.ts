@@ -4,7 +4,7 @@
 // secrets, no object bodies.
 import type { ResourceRef } from '#core/managed-kind';
 import type { ExternalCreated, ExternalDeletion, NoExternal, OwnedExternal, PassObservation } from './observation';
-import type { WriteBack, WriteBackResult } from './write-back';
+import type { EventNote, WriteBack, WriteBackResult } from './write-back';
 
 /** What the workflow knows that lets a pass skip the provider (see OwnedExternal and NoExternal). */
 export interface PassKnowledge {
@@ -18,6 +18,14 @@ export interface ObjectWritten {
   resourceVersion?: string;
 }
 
+/**
+ * What a failed activity's failure carries as its first detail when it wrote its own object
+ * before failing (a create that added the finalizer, then failed): the versions it wrote.
+ */
+export interface OwnWritesBeforeFailure {
+  resourceVersions: string[];
+}
+
 export interface ReconcileActivities {
   /**
    * Reads the object (from the worker's cache, no older than `atLeast`: the newest version the
@@ -25,16 +33,18 @@ export interface ReconcileActivities {
    */
   observe(ref: ResourceRef, atLeast: string | undefined, known: PassKnowledge): Promise<PassObservation>;
   addFinalizer(ref: ResourceRef, uid: string): Promise<ObjectWritten>;
-  removeFinalizer(ref: ResourceRef, uid: string): Promise<string>;
+  /** Removes the finalizer, then records `events`: what the pass that releases the object did. */
+  removeFinalizer(ref: ResourceRef, uid: string, events?: EventNote[]): Promise<string>;
   /** Writes resolved references into the object and marks what it depends on as in use. */
   resolveReferences(ref: ResourceRef, uid: string): Promise<ObjectWritten>;
   /** Takes this object's in-use marks off what it depends on. */
   releaseDependencies(ref: ResourceRef, uid: string): Promise<string>;
   /**
-   * Creates the external resource and records its name. `firstForObject`: the workflow never asked for a create of this object before, so the
-   * provider may skip its search for an earlier attempt's resource.
+   * Creates the external resource and records its name. `firstForObject`: the workflow never
+   * asked for a create of this object before, so the provider may skip its search for an
+   * earlier attempt's resource. `addFinalizer`: add the finalizer first, in the same call.
    */
-  createExternal(ref: ResourceRef, uid: string, firstForObject: boolean): Promise<ExternalCreated>;
+  createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, addFinalizer?: boolean): Promise<ExternalCreated>;
   /** Brings the external resource in line with the spec; a one-line summary. */
   updateExternal(ref: ResourceRef, uid: string): Promise<string>;
   deleteExternal(ref: ResourceRef, uid: string): Promise<ExternalDeletion>;

@@ -64,6 +64,11 @@ export interface ObjectKnowledge {
   knownResourceVersion?: string;
   /** The resourceVersion of the object the last pass read: watch events up to it are nothing new. */
   observedResourceVersion?: string;
+  /**
+   * While a create that adds the finalizer runs: the versions its object's watch events brought,
+   * judged once the create answers with the versions it wrote (workflows/echoes.ts).
+   */
+  heldEvents?: string[];
 }
 
 /** What the workflow knows of the external resource. */

@@ -2,6 +2,7 @@
 import * as wf from '@temporalio/workflow';
 import { ApplicationFailure } from '@temporalio/common';
 import { OBJECT_GONE } from '#core/errors';
+import type { OwnWritesBeforeFailure } from '#contract/reconcile-activities';
 
 /**
  * The failure an activity reported, or undefined for anything else (a bug, a cancellation),
@@ -19,3 +20,10 @@ export function failureMessage(error: unknown): string {
 }
 
 export const isObjectGone = (error: unknown): boolean => activityFailure(error)?.type === OBJECT_GONE;
+
+/** The versions of its own object a failed activity wrote before it failed (OwnWritesBeforeFailure). */
+export function ownWritesBefore(failure: ApplicationFailure | undefined): string[] {
+  const written = failure?.details?.[0] as Partial<OwnWritesBeforeFailure> | undefined;
+  const versions = written?.resourceVersions;
+  return Array.isArray(versions) ? versions.filter((v): v is string => typeof v === 'string') : [];
+}

@@ -5,13 +5,14 @@ import * as wf from '@temporalio/workflow';
 import { conditionStatus, withSyncedNote, type Condition, type ConditionUpdate } from '#core/conditions';
 import type { ResourceRef } from '#core/managed-kind';
 import { hasSeen, latestResourceVersion } from '#runtime/resource-version';
-import type { CarriedState, ObjectKnowledge, PassSummary } from '#contract/reconcile-workflow';
+import type { CarriedState, PassSummary } from '#contract/reconcile-workflow';
 import type { ObjectSnapshot, PassObservation } from '#contract/observation';
 import type { EventNote } from '#contract/write-back';
 import { ReadyKey, SyncedKey } from '#contract/search-attributes';
 import { backoffSeconds, conditionsAfterFailure, decide, noExternalAfter, ownedExternalAfter, secondsUntilNextPass } from './decide';
 import { countFailedPass, decisionFailureClass } from './failure-metrics';
 import { activityFailure, failureMessage } from './activity-failures';
+import { FOLDED_WRITES } from './patches';
 import { controlPlane, describe, runSteps } from './steps';
 import { planWriteBack } from './status';
 
@@ -67,7 +68,13 @@ async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): P
   const events: EventNote[] = [...(deferredEvents ?? [])];
   const changedInPreviousPass = state.external.changedInLastPass;
   state.external.changedInLastPass = false;
-  const ran = await runSteps(ref, object.uid, plan.steps, events, state, observation.quickProviderCalls === true);
+  // A pass that releases the object records what the pass before it did with the finalizer's
+  // removal, in one activity, instead of in a write of its own after it.
+  const eventsWithRelease =
+    plan.complete && deferredEvents?.length && plan.steps.at(-1)?.kind === 'removeFinalizer' && wf.patched(FOLDED_WRITES)
+      ? deferredEvents
+      : undefined;
+  const ran = await runSteps(ref, object.uid, plan.steps, events, state, observation.quickProviderCalls === true, eventsWithRelease);
   summary.actions.push(...ran.actions);
   const failure = ran.failure?.message ?? plan.error;
   const failureClass = ran.failure?.failureClass;
@@ -81,7 +88,7 @@ async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): P
   summary.error = failure;
   if (plan.complete && failure === undefined) {
     // The object is gone, but what was done to it (the external delete) still goes on record.
-    if (deferredEvents?.length) {
+    if (deferredEvents?.length && !eventsWithRelease) {
       await controlPlane.writeBack.executeWithOptions({ summary: `record events of ${describe(ref)}` }, [
         ref,
         object.uid,
@@ -203,16 +210,6 @@ function pollIntervalNoted(
     events.some((e) => e.reason === INVALID_POLL_INTERVAL && e.message === problem);
   if (!known) events.push({ type: 'Warning', reason: INVALID_POLL_INTERVAL, message: problem });
   return withSyncedNote(conditions, problem);
-}
-
-/**
- * Whether a watch event of this object tells the workflow nothing new: it is one of the last
- * pass's own writes, or no newer than the object that pass read.
- */
-export function seenAlready(object: ObjectKnowledge, resourceVersion: string): boolean {
-  if (object.ownResourceVersions.includes(resourceVersion)) return true;
-  const observed = object.observedResourceVersion;
-  return observed !== undefined && hasSeen(observed, resourceVersion) === true;
 }
 
 function recordConditionsInSearchAttributes(state: CarriedState, conditions: Condition[]): void {

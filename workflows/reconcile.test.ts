@@ -176,7 +176,9 @@ describe('reconcile workflow', () => {
       world,
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
-        expect(world.calls.slice(0, 3)).toEqual(['observe', 'addFinalizer', 'createExternal']);
+        // The finalizer goes in with the create, in the same activity.
+        expect(world.calls.slice(0, 2)).toEqual(['observe', 'createExternal']);
+        expect(world.finalizersAddedByCreate).toBe(1);
         expect(world.count('createExternal')).toBe(1);
         expect(world.condition('Synced')).toMatchObject({ status: 'True', reason: 'ReconcileSuccess', observedGeneration: 1 });
         expect(world.events).toContain('Normal CreatedExternalResource: created ext-uid-1');
@@ -185,7 +187,8 @@ describe('reconcile workflow', () => {
         expect(attributes.get(ReadyKey)).toBe('True');
         expect(attributes.get(SyncedKey)).toBe('True');
       },
-      'create-and-settle',
+      // create-and-settle.json holds the same before the finalizer went in with the create.
+      'create-adds-finalizer-and-settles',
     );
   });
 
@@ -298,6 +301,40 @@ describe('reconcile workflow', () => {
     });
   });
 
+  it('takes the finalizer its failed create wrote for its own: the echo brings no pass before the backoff', async () => {
+    const world = new World();
+    world.createFailures = [ApplicationFailure.nonRetryable("InvalidVpc.Range: The CIDR '10.0.0.0/8' is invalid.", 'InvalidInput')];
+    const real = world.activities();
+    let echo: (() => Promise<unknown>) | undefined;
+    world.activities = () => ({
+      ...real,
+      createExternal: async (...args) => {
+        // The watch event of the finalizer it wrote comes before the create's failure.
+        const outcome = real.createExternal(...args).then(
+          (created) => ({ created }),
+          (error: unknown) => ({ error }),
+        );
+        await echo?.();
+        const settled = await outcome;
+        if ('error' in settled) throw settled.error;
+        return settled.created;
+      },
+    });
+    await withWorkflow(
+      world,
+      async ({ handle, signal }) => {
+        echo = signal;
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready after the backoff', 20_000);
+        expect(world.finalizersAddedByCreate).toBe(1);
+        expect(world.count('createExternal')).toBe(2);
+        // The second create waited for the 5 s backoff, not for the echo.
+        expect(world.createsAt[1]! - world.createsAt[0]!).toBeGreaterThanOrEqual(4_500);
+        expect((await handle.query(stateQuery)).consecutiveFailures).toBe(0);
+      },
+      'create-adds-finalizer-fails-then-backs-off',
+    );
+  });
+
   it('retries transient failures through the activity retry policy and still creates once', async () => {
     const world = new World();
     world.createFailures = [ApplicationFailure.retryable('RequestLimitExceeded: slow down', 'Transient')];
@@ -340,13 +377,15 @@ describe('reconcile workflow', () => {
         world.object!.deleting = true;
         await signal();
         await handle.result();
-        // The pass after the delete confirms it, releases the object, and records the event.
-        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'observe', 'removeFinalizer', 'writeBack']);
+        // The pass after the delete confirms it and releases the object, recording the event
+        // with the finalizer's removal.
+        expect(world.calls.slice(-3)).toEqual(['deleteExternal', 'observe', 'removeFinalizer']);
         expect(world.events.at(-1)).toBe('Normal DeletedExternalResource: deleted');
         expect(world.external.size).toBe(0);
         expect(world.object).toBeUndefined();
       },
-      'create-and-delete-status-after-confirming',
+      // create-and-delete-status-after-confirming.json holds the same before the folded writes.
+      'create-and-delete-folded-writes',
     );
   });
 
@@ -449,7 +488,7 @@ describe('reconcile workflow', () => {
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
         await eventually(() => lastPassDone(handle), 'the pass to end');
-        expect(world.calls).toEqual(['observe', 'addFinalizer', 'createExternal', 'writeBack']);
+        expect(world.calls).toEqual(['observe', 'createExternal', 'writeBack']);
         expect(world.events).toEqual([expect.stringMatching(/^Normal CreatedExternalResource: created /)]);
         expect((await handle.query(stateQuery)).passes).toBe(2);
       },
@@ -475,7 +514,7 @@ describe('reconcile workflow', () => {
       echo = signal;
       await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
       await eventually(() => lastPassDone(handle), 'the pass to end');
-      expect(world.calls).toEqual(['observe', 'addFinalizer', 'createExternal', 'writeBack']);
+      expect(world.calls).toEqual(['observe', 'createExternal', 'writeBack']);
     });
   });
 
@@ -513,7 +552,7 @@ describe('reconcile workflow', () => {
       async ({ handle }) => {
         await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True', 5_000);
         // One status write, by the pass that confirms the create, with the create's event.
-        expect(world.calls.slice(0, 5)).toEqual(['observe', 'addFinalizer', 'createExternal', 'observe', 'writeBack']);
+        expect(world.calls.slice(0, 4)).toEqual(['observe', 'createExternal', 'observe', 'writeBack']);
         expect(world.count('writeBack')).toBe(1);
         expect(world.events).toEqual([expect.stringMatching(/^Normal CreatedExternalResource: created /)]);
         // The pass after the create reads the object at least as new as the recorded external name.
@@ -539,7 +578,7 @@ describe('reconcile workflow', () => {
         await handle.signal(resourceEventSignal, { type: 'MODIFIED', uid: o.uid, resourceVersion: String(o.resourceVersion) });
         const ended = await Promise.race([handle.result().then(() => true), sleep(5_000).then(() => false)]);
         expect(ended).toBe(true);
-        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'observe', 'removeFinalizer', 'writeBack']);
+        expect(world.calls.slice(-3)).toEqual(['deleteExternal', 'observe', 'removeFinalizer']);
       },
       'status-after-confirming-delete',
     );
@@ -773,7 +812,7 @@ describe('deletion that needs no provider, and deletion that waits for one', () 
         // releases the object by it, where a pass that observed would need a second delete on
         // a kind that deletes without asking first.
         expect(world.released).toEqual([`its external resource ${externalName} is gone`]);
-        expect(world.calls.slice(-4)).toEqual(['deleteExternal', 'observe', 'removeFinalizer', 'writeBack']);
+        expect(world.calls.slice(-3)).toEqual(['deleteExternal', 'observe', 'removeFinalizer']);
         expect(world.count('deleteExternal')).toBe(1);
         expect(world.object).toBeUndefined();
       },

@@ -14,7 +14,8 @@ import {
   type PassSummary,
   type ReconcileInput,
 } from '#contract/reconcile-workflow';
-import { reconcilePass, seenAlready } from './pass';
+import { seenAlready } from './echoes';
+import { reconcilePass } from './pass';
 
 /** Keeps each run's history small: replaying it is cheap, and so is storing it in SQLite. */
 const DEFAULT_HISTORY_BUDGET = 2_000;
@@ -41,7 +42,14 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
     if (event.wake) woken = true;
     // Our own writes come back as watch events; they carry nothing new. A wake-up (something
     // this object depends on changed) always does.
-    if (!event.wake && event.uid === state.object.uid && seenAlready(state.object, event.resourceVersion)) return;
+    if (!event.wake && event.uid === state.object.uid) {
+      if (seenAlready(state.object, event.resourceVersion)) return;
+      // A write under way will say which versions are its own (holdEchoes).
+      if (state.object.heldEvents) {
+        state.object.heldEvents.push(event.resourceVersion);
+        return;
+      }
+    }
     state.dirty = true;
   });
   wf.setHandler(stateQuery, () => ({

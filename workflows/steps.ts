@@ -7,7 +7,9 @@ import type { ResourceRef } from '#core/managed-kind';
 import type { CarriedState } from '#contract/reconcile-workflow';
 import type { EventNote } from '#contract/write-back';
 import type { Step } from './decide';
-import { activityFailure, failureMessage, isObjectGone } from './activity-failures';
+import { activityFailure, failureMessage, isObjectGone, ownWritesBefore } from './activity-failures';
+import { holdEchoes, releaseEchoes } from './echoes';
+import { FOLDED_WRITES } from './patches';
 
 // Reading the object, observing the provider and the idempotent writes to our own API server
 // (finalizer, status, events) are short, so they run as local activities: one marker event
@@ -43,7 +45,10 @@ interface StepsRun {
   failure?: { message: string; failureClass?: string; objectGone: boolean };
 }
 
-/** Runs the steps in order until one fails. */
+/**
+ * Runs the steps in order until one fails. `eventsWithRelease`: events the finalizer's removal
+ * records once it is done (the object is released, and no status write follows).
+ */
 export async function runSteps(
   ref: ResourceRef,
   uid: string,
@@ -51,16 +56,19 @@ export async function runSteps(
   events: EventNote[],
   state: CarriedState,
   quickProviderCalls: boolean,
+  eventsWithRelease?: EventNote[],
 ): Promise<StepsRun> {
   const run: StepsRun = { actions: [] };
   const calls = quickProviderCalls ? quickProvider : provider;
   try {
-    for (const step of steps) {
-      // The finalizer goes in by an activity of its own, even right before a create: if the
-      // create then failed, the finalizer's write would come back as a watch event the workflow
-      // cannot tell from an edit, and the pass after would skip its backoff.
+    for (let i = 0; i < steps.length; i += 1) {
+      const step = steps[i]!;
       if (step.kind === 'lateInitialize') run.lateInitialized = step.fields;
-      else run.actions.push(await runStep(ref, uid, step, events, state, calls));
+      else if (step.kind === 'addFinalizer' && steps[i + 1]?.kind === 'create' && wf.patched(FOLDED_WRITES)) {
+        // The finalizer goes in with the create, in one activity: one activation fewer.
+        run.actions.push(await create(ref, uid, events, state, calls, true));
+        i += 1;
+      } else run.actions.push(await runStep(ref, uid, step, events, state, calls, eventsWithRelease));
     }
   } catch (error) {
     const failureClass = activityFailure(error)?.type ?? undefined;
@@ -76,6 +84,7 @@ async function runStep(
   events: EventNote[],
   state: CarriedState,
   calls: typeof provider,
+  eventsWithRelease: EventNote[] | undefined,
 ): Promise<string> {
   const target = describe(ref);
   const own = state.object.ownResourceVersions;
@@ -86,7 +95,10 @@ async function runStep(
       return added.summary;
     }
     case 'removeFinalizer':
-      return controlPlane.removeFinalizer.executeWithOptions({ summary: `remove finalizer from ${target}` }, [ref, uid]);
+      return controlPlane.removeFinalizer.executeWithOptions(
+        { summary: `remove finalizer from ${target}` },
+        eventsWithRelease ? [ref, uid, eventsWithRelease] : [ref, uid],
+      );
     case 'resolveReferences': {
       const done = await controlPlane.resolveReferences.executeWithOptions(
         { summary: `resolve references of ${target}: ${step.what.join('; ')}` },
@@ -121,7 +133,14 @@ async function runStep(
   }
 }
 
-async function create(ref: ResourceRef, uid: string, events: EventNote[], state: CarriedState, calls: typeof provider): Promise<string> {
+async function create(
+  ref: ResourceRef,
+  uid: string,
+  events: EventNote[],
+  state: CarriedState,
+  calls: typeof provider,
+  addFinalizer = false,
+): Promise<string> {
   // Only the first create this workflow asks for may skip the provider's search for an earlier one.
   const firstForObject = state.external.createRequestedFor !== uid;
   state.external.createRequestedFor = uid;
@@ -130,12 +149,26 @@ async function create(ref: ResourceRef, uid: string, events: EventNote[], state:
   // A local activity cut short by a worker crash starts over at attempt 1 on the next worker,
   // so its attempt number cannot tell a first try: it always searches.
   const mayTrustFirstTry = firstForObject && calls === provider;
-  const created = await calls.createExternal.executeWithOptions({ summary: `create external resource for ${describe(ref)}` }, [
-    ref,
-    uid,
-    mayTrustFirstTry,
-  ]);
-  state.object.ownResourceVersions.push(...created.resourceVersions);
+  // Also when it adds the finalizer first, which its answer's summary then says.
+  const summary = `create external resource for ${describe(ref)}`;
+  const args: Parameters<ReconcileActivities['createExternal']> = addFinalizer
+    ? [ref, uid, mayTrustFirstTry, true]
+    : [ref, uid, mayTrustFirstTry];
+  // The finalizer's watch event may come before the create answers (a regular activity takes
+  // long): it waits until the answer says which versions are the create's own.
+  if (addFinalizer) holdEchoes(state.object);
+  let created: Awaited<ReturnType<ReconcileActivities['createExternal']>>;
+  try {
+    created = await calls.createExternal.executeWithOptions({ summary }, args);
+    state.object.ownResourceVersions.push(...created.resourceVersions);
+  } catch (error) {
+    // A create that failed after adding the finalizer names the versions it wrote: their echoes
+    // are not edits, so the pass after still waits out its backoff.
+    state.object.ownResourceVersions.push(...ownWritesBefore(activityFailure(error)));
+    throw error;
+  } finally {
+    if (addFinalizer && releaseEchoes(state.object)) state.dirty = true;
+  }
   state.external.confirmation = created.next;
   state.external.changedInLastPass = true;
   events.push({ type: 'Normal', reason: 'CreatedExternalResource', message: created.summary });

@@ -1,6 +1,7 @@
 // Replays recorded workflow histories against today's workflow code. A change that would make
 // running workflows non-deterministic fails here; gate such changes with patched().
-// Re-record with: RECORD_HISTORIES=1 npx vitest run workflows/reconcile.test.ts workflows/sweep.test.ts
+// Record a new branch's history with RECORD_HISTORIES=1 and `-t` on the test that takes it
+// (docs/upgrades.md), keeping the files of the old branches.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

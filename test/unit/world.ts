@@ -8,6 +8,7 @@ import type { Condition } from '#core/conditions';
 import type { ManagementAction } from '#core/managed';
 import type { PassObservation, ProviderError, ReferenceObservation } from '#contract/observation';
 import { OBJECT_GONE } from '#core/errors';
+import { asActivity } from '#activities/failures';
 import type { PollIntervals } from '#core/managed-kind';
 
 interface WorldObject {
@@ -36,6 +37,10 @@ export class World {
   createsFirstForObject: (boolean | undefined)[] = [];
   /** Thrown by the next createExternal calls, in order. */
   createFailures: Error[] = [];
+  /** When each createExternal call began (ms since the epoch), in order. */
+  createsAt: number[] = [];
+  /** How many createExternal calls added the finalizer first (their `addFinalizer` word). */
+  finalizersAddedByCreate = 0;
   /** How many observes after a create still miss it (a provider's eventual consistency). */
   missesAfterCreate = 0;
   /** Thrown by the next observe calls, in order (the API server being down, say). */
@@ -121,11 +126,12 @@ export class World {
         world.bump(o);
         return { summary: 'added finalizer', resourceVersion: String(o.resourceVersion) };
       },
-      async removeFinalizer(_ref, uid) {
+      async removeFinalizer(_ref, uid, events = []) {
         world.calls.push('removeFinalizer');
         const o = world.live(uid);
         o.finalizer = false;
         world.bump(o);
+        world.events.push(...events.map((e) => `${e.type} ${e.reason}: ${e.message}`));
         return 'removed finalizer';
       },
       async resolveReferences(_ref, uid) {
@@ -140,13 +146,21 @@ export class World {
         world.live(uid);
         return 'released';
       },
-      async createExternal(_ref, uid, firstForObject) {
+      async createExternal(_ref, uid, firstForObject, addFinalizer) {
         world.calls.push('createExternal');
         world.createsFirstForObject.push(firstForObject);
+        world.createsAt.push(Date.now());
         const o = world.live(uid);
         const resourceVersions: string[] = [];
+        if (addFinalizer && !o.finalizer) {
+          world.finalizersAddedByCreate += 1;
+          o.finalizer = true;
+          world.bump(o);
+          resourceVersions.push(String(o.resourceVersion));
+        }
         const failure = world.createFailures.shift();
-        if (failure) throw failure;
+        // As the real one (activities/failures.ts): a failure names the versions written before it.
+        if (failure) return asActivity(() => Promise.reject(failure), resourceVersions);
         const externalName = `ext-${o.uid}`;
         world.external.set(externalName, { upToDate: true });
         o.externalName = externalName;

@@ -1,0 +1,11 @@
+// The patched() gates of the workflow code (docs/upgrades.md): each id names a change in the
+// commands a workflow issues, so histories recorded before it replay on the old branch.
+// test/replay/histories holds a history of each branch.
+
+/**
+ * Writes folded into the call next to them, one local activity fewer each: the finalizer goes in
+ * with the create that follows it (workflows/steps.ts), and the events of the pass that releases
+ * the object go in with the finalizer's removal (workflows/pass.ts). One id for both: each
+ * `patched()` id costs a marker and a search-attribute upsert in history, once per run.
+ */
+export const FOLDED_WRITES = 'folded-writes';
