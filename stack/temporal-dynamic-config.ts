@@ -2,9 +2,10 @@
 // server, Temporal's own server) and in docker-compose.yml, whose test compares it with these.
 
 const TEMPORAL_DYNAMIC_CONFIG = {
-  // A regular activity a workflow task schedules (an EC2 create or delete) comes back in the
-  // task's own answer when the worker has a free slot, instead of through a task-queue poll: one
-  // matching round trip fewer per call. Off by default in server 1.29.
+  // A regular activity a workflow task schedules (an EC2 create or update; deletes opt out,
+  // workflows/steps.ts) comes back in the task's own answer when the worker has a free slot,
+  // instead of through a task-queue poll: one matching round trip fewer per call. Off by default
+  // in server 1.29.
   'system.enableActivityEagerExecution': true,
 } as const;
 

@@ -24,11 +24,18 @@ export const controlPlane = wf.proxyLocalActivities<ReconcileActivities>({
 // errors (bad input, bad credentials) fail fast. They heartbeat while they run (the worker
 // wraps them, activities/heartbeat.ts), so when a worker dies its calls are retried once the
 // heartbeat timeout passes (counted from the attempt's start if none came yet), not 30 s later.
-const provider = wf.proxyActivities<ReconcileActivities>({
+const providerOptions: wf.ActivityOptions = {
   startToCloseTimeout: '30s',
   heartbeatTimeout: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
-});
+};
+const provider = wf.proxyActivities<ReconcileActivities>(providerOptions);
+
+// Deletes go through the task queue, never eagerly back to the worker that holds the workflow:
+// with eager dispatch they gained nothing here (300 VPCs: 2.23× the limit twice, 2.03× without;
+// bench/README.md), and through the queue any worker takes them, so one started for a mass
+// delete shares it (test/integration/several-workers.test.ts).
+const providerDelete = wf.proxyActivities<ReconcileActivities>({ ...providerOptions, allowEagerDispatch: false });
 
 // The same calls for kinds whose provider answers at once (ManagedKind.quickProviderCalls: a
 // Kubernetes API server), as local activities with the same retries.
@@ -121,7 +128,8 @@ async function runStep(
       return updated;
     }
     case 'delete': {
-      const deleted = await calls.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
+      const deleting = calls === provider ? providerDelete : calls;
+      const deleted = await deleting.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
       // Gone at once: the pass that confirms it releases the object without the provider, on
       // whichever worker it runs, instead of deleting again to find out.
       if (deleted.gone) state.external.none = deleted.gone;
