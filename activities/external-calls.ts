@@ -5,6 +5,7 @@
 import { activityInfo, log } from '@temporalio/activity';
 import { EXTERNAL_NAME } from '#core/annotations';
 import type { ResourceRef } from '#core/managed-kind';
+import type { ManagedResource } from '#core/managed-resource';
 import type { ExternalCreated, ExternalDeletion } from '#contract/observation';
 import { asActivity } from './failures';
 import type { PassContext } from './pass-context';
@@ -26,7 +27,7 @@ export function externalCallActivities(ctx: PassContext) {
     async createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, addFinalizer = false): Promise<ExternalCreated> {
       const resourceVersions: string[] = [];
       return asActivity(async () => {
-        const finalized = addFinalizer ? await ensureFinalizer(ctx, ref, uid) : undefined;
+        const finalized = addFinalizer ? await ensureFinalizer(ctx, ref, uid, (mr) => nameBeforeCreate(ctx, ref, mr)) : undefined;
         if (finalized?.resourceVersion) resourceVersions.push(finalized.resourceVersion);
         // A retry finds the finalizer an earlier attempt added: the version it acts on is that
         // write's, unless someone changed the object since, and then this attempt acts on theirs.
@@ -44,10 +45,14 @@ export function externalCallActivities(ctx: PassContext) {
         // Before the name is recorded: a worker lost in between leaves the name unrecorded, so
         // the retry's create runs again, and the kind deals with details it can no longer read.
         const published = await connectionSecrets.publish(mr, ctx.kindOf(ref).api, created.connectionDetails);
-        const recorded = await ctx.writeToSameObject(ref, uid, () =>
-          ctx.ownWrite(uid, () => kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } })),
-        );
-        resourceVersions.push(recorded.metadata.resourceVersion);
+        // Recorded already when the finalizer's write took the name the create gave.
+        const recorded =
+          mr.metadata.annotations?.[EXTERNAL_NAME] === created.externalName
+            ? mr
+            : await ctx.writeToSameObject(ref, uid, () =>
+                ctx.ownWrite(uid, () => kube.patch(ref, uid, { metadata: { annotations: { [EXTERNAL_NAME]: created.externalName } } })),
+              );
+        if (recorded !== mr) resourceVersions.push(recorded.metadata.resourceVersion);
         // The create's own answer describes the resource as observe would now: the confirming
         // pass takes it, on whichever worker it runs. Its details were published just above.
         const told = created.observation && { ...created.observation, connectionDetails: undefined };
@@ -83,4 +88,11 @@ export function externalCallActivities(ctx: PassContext) {
       });
     },
   };
+}
+
+/** The external name to record with the finalizer: the kind's word for it, if the object has none yet. */
+function nameBeforeCreate(ctx: PassContext, ref: ResourceRef, mr: ManagedResource): Record<string, string> {
+  if (mr.metadata.annotations?.[EXTERNAL_NAME] !== undefined) return {};
+  const name = ctx.kindOf(ref).externalNameBeforeCreate?.(mr);
+  return name ? { [EXTERNAL_NAME]: name } : {};
 }

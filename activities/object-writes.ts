@@ -17,21 +17,36 @@ import type { PassContext } from './pass-context';
 /**
  * Adds the finalizer: the version it wrote, when it wrote one, so the workflow can ignore that
  * echo, and the object as the API server answered (the whole object, as a GET would give it).
+ * `annotate` names annotations to add in the same write, from the object it is added to (the
+ * external name a create will give, see ManagedKind.externalNameBeforeCreate).
  */
 export async function ensureFinalizer(
   ctx: PassContext,
   ref: ResourceRef,
   uid: string,
+  annotate: (mr: ManagedResource) => Record<string, string> = () => ({}),
 ): Promise<{ summary: string; resourceVersion?: string; object: ManagedResource }> {
+  const summaryOf = (annotations: Record<string, string>) =>
+    [`added finalizer ${FINALIZER}`, ...Object.entries(annotations).map(([key, value]) => `${key}=${value}`)].join(' and ');
   // First from the cache, in one write; from a fresh read when that write does not hold.
+  let annotated: Record<string, string> = {};
   const added = await ctx.ownWrite(uid, () =>
-    setFinalizersFromCache(ctx, ref, uid, (finalizers) => (finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER])),
+    setFinalizersFromCache(
+      ctx,
+      ref,
+      uid,
+      (finalizers) => (finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER]),
+      (cached) => (annotated = annotate(cached)),
+    ),
   );
-  if (added) return { summary: `added finalizer ${FINALIZER}`, resourceVersion: added.metadata.resourceVersion, object: added };
+  if (added) return { summary: summaryOf(annotated), resourceVersion: added.metadata.resourceVersion, object: added };
   const mr = await ctx.current(ref, uid);
   if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present', object: mr };
-  const written = await ctx.ownWrite(uid, () => patchFinalizersOf(ctx, ref, uid, mr, [...(mr.metadata.finalizers ?? []), FINALIZER]));
-  return { summary: `added finalizer ${FINALIZER}`, resourceVersion: written.metadata.resourceVersion, object: written };
+  annotated = annotate(mr);
+  const written = await ctx.ownWrite(uid, () =>
+    patchFinalizersOf(ctx, ref, uid, mr, [...(mr.metadata.finalizers ?? []), FINALIZER], annotated),
+  );
+  return { summary: summaryOf(annotated), resourceVersion: written.metadata.resourceVersion, object: written };
 }
 
 export function objectWriteActivities(ctx: PassContext) {
@@ -200,11 +215,12 @@ async function setFinalizersFromCache(
   ref: ResourceRef,
   uid: string,
   change: (finalizers: string[]) => string[] | undefined,
+  annotate: (cached: ManagedResource) => Record<string, string> = () => ({}),
 ): Promise<ManagedResource | undefined> {
   const cached = await ctx.objects.read(ref);
   const wanted = cached?.metadata.uid === uid ? change(cached.metadata.finalizers ?? []) : undefined;
   if (!cached || !wanted) return undefined;
-  return ctx.kube.setFinalizersIfUnchanged(ref, cached, wanted).catch((error: unknown) => {
+  return ctx.kube.setFinalizersIfUnchanged(ref, cached, wanted, annotate(cached)).catch((error: unknown) => {
     if ([404, 409, 422].some((code) => isStatus(error, code))) return undefined;
     throw error;
   });
@@ -222,8 +238,10 @@ function patchFinalizersOf(
   uid: string,
   read: ManagedResource,
   finalizers: string[],
+  annotations: Record<string, string> = {},
 ): Promise<ManagedResource> {
-  return ctx.kube.patch(ref, uid, { metadata: { resourceVersion: read.metadata.resourceVersion, finalizers } });
+  const metadata = { resourceVersion: read.metadata.resourceVersion, finalizers };
+  return ctx.kube.patch(ref, uid, { metadata: Object.keys(annotations).length > 0 ? { ...metadata, annotations } : metadata });
 }
 
 /** A kind with status fields of its own (CompatibleStatus) gets them in place of atProvider. */

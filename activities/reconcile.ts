@@ -9,7 +9,6 @@ import { readAndObserveActivities } from './read-and-observe';
 import { objectWriteActivities } from './object-writes';
 import { externalCallActivities } from './external-calls';
 
-
 export function createReconcileActivities(kube: KubeAccess, options: ReconcileActivityOptions = {}): ReconcileActivities {
   const ctx = new PassContext(kube, options);
   return { ...readAndObserveActivities(ctx), ...objectWriteActivities(ctx), ...externalCallActivities(ctx) };

@@ -113,6 +113,15 @@ export interface ManagedKind<F = any, A = any> {
    * its workflow task times out, as for observe; every call is idempotent by contract.
    */
   quickProviderCalls?: boolean;
+  /**
+   * The external name a create will give, when the spec alone says it (an Object's is its
+   * manifest's name): undefined when only the create can tell. A pass that adds the finalizer
+   * right before a create then records this name in the same write, where it would otherwise
+   * make a write of its own after the create: one API-server write less per create. Only an
+   * object with no external name yet gets it; a name someone set (to adopt) is never changed.
+   * Pure and cheap: no SDK loads.
+   */
+  externalNameBeforeCreate?(mr: ManagedResource<F, A>): string | undefined;
   /** Bulk observation for drift detection by a sweep; absent, every resource polls itself. */
   bulkObservation?: BulkObservation<F, A>;
   /**

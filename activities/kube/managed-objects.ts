@@ -51,9 +51,14 @@ export class ManagedObjects {
    * Sets the object's finalizers, provided it is still exactly the version the caller read:
    * a JSON patch whose `test`s of uid and resourceVersion run against the stored object, so a
    * stale read fails (422) instead of dropping someone else's finalizer. One request, where a
-   * GET and a replace would be two.
+   * GET and a replace would be two. `addAnnotations` go in with them, in the same write.
    */
-  async setFinalizersIfUnchanged(ref: ResourceRef, read: ManagedResource, finalizers: string[]): Promise<ManagedResource> {
+  async setFinalizersIfUnchanged(
+    ref: ResourceRef,
+    read: ManagedResource,
+    finalizers: string[],
+    addAnnotations: Record<string, string> = {},
+  ): Promise<ManagedResource> {
     return this.custom.patch(
       {
         ...customObjectTarget(ref),
@@ -61,6 +66,7 @@ export class ManagedObjects {
           { op: 'test', path: '/metadata/uid', value: read.metadata.uid },
           { op: 'test', path: '/metadata/resourceVersion', value: read.metadata.resourceVersion },
           { op: 'add', path: '/metadata/finalizers', value: finalizers },
+          ...annotationOps(read, addAnnotations),
         ],
         fieldManager: FIELD_MANAGER,
       },
@@ -127,4 +133,17 @@ export class ManagedObjects {
 function withUidPrecondition(body: Record<string, unknown>, uid: string): Record<string, unknown> {
   const metadata = (body.metadata as Record<string, unknown> | undefined) ?? {};
   return { ...body, metadata: { ...metadata, uid } };
+}
+
+/**
+ * JSON patch operations that add `added` to the annotations of `read`'s version. One key at a
+ * time when the object has annotations: the read may be a cached copy without some of them
+ * (the object cache drops kubectl's last-applied-configuration), which a whole map would erase.
+ */
+function annotationOps(read: ManagedResource, added: Record<string, string>): { op: 'add'; path: string; value: unknown }[] {
+  if (Object.keys(added).length === 0) return [];
+  if (!read.metadata.annotations) return [{ op: 'add', path: '/metadata/annotations', value: added }];
+  // RFC 6901: '~' and '/' in a key are written ~0 and ~1.
+  const pointer = (key: string) => `/metadata/annotations/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  return Object.entries(added).map(([key, value]) => ({ op: 'add' as const, path: pointer(key), value }));
 }

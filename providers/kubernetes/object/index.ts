@@ -6,6 +6,7 @@
 import { lazyConnector, type ManagedKind, type PrinterColumn } from '#core/managed-kind';
 import { OBJECT_OLDER_VERSIONS, OBJECT_PATCH_ROOT, ObjectObservation, ObjectParameters, ObjectSpec, objectApi } from './schema';
 import { NamespacedObjectParameters, NamespacedObjectSpec, namespacedObjectApi } from './namespaced-schema';
+import { desiredObject } from './target';
 
 // provider-kubernetes' own columns (the same in both groups), so `kubectl get objects` reads the same.
 const printerColumns: readonly PrinterColumn[] = [
@@ -26,6 +27,10 @@ const connector = lazyConnector(async () => (await import('./client')).objectCon
 // rolling out) and one still being deleted (a Namespace emptying), the watch wakes it sooner.
 const poll = { steadySeconds: 600, pendingSeconds: 10 };
 
+// The external name is the target's name, which the manifest (or else the Object's name) gives.
+const externalNameBeforeCreate: ManagedKind<ObjectParameters, ObjectObservation>['externalNameBeforeCreate'] = (mr) =>
+  mr.spec.forProvider?.manifest ? desiredObject(mr).metadata.name : undefined;
+
 export const objectKind: ManagedKind<ObjectParameters, ObjectObservation> = {
   api: objectApi,
   forProvider: ObjectParameters,
@@ -34,6 +39,7 @@ export const objectKind: ManagedKind<ObjectParameters, ObjectObservation> = {
   poll,
   // Server-side applies and deletes on an API server answer in milliseconds.
   quickProviderCalls: true,
+  externalNameBeforeCreate,
   compatibleApi: { spec: ObjectSpec, olderVersions: OBJECT_OLDER_VERSIONS, patchRoot: OBJECT_PATCH_ROOT, printerColumns },
 };
 
@@ -44,5 +50,6 @@ export const namespacedObjectKind: ManagedKind<ObjectParameters, ObjectObservati
   connector,
   poll,
   quickProviderCalls: true,
+  externalNameBeforeCreate,
   compatibleApi: { spec: NamespacedObjectSpec, patchRoot: OBJECT_PATCH_ROOT, printerColumns },
 };
