@@ -119,6 +119,8 @@ export interface ManagedKind<F = any, A = any> {
    * right before a create then records this name in the same write, where it would otherwise
    * make a write of its own after the create: one API-server write less per create. Only an
    * object with no external name yet gets it; a name someone set (to adopt) is never changed.
+   * Not for a kind whose connection details only its create returns (a KeyPair's private key):
+   * there the name must stay unrecorded until they are published (activities/external-calls.ts).
    * Pure and cheap: no SDK loads.
    */
   externalNameBeforeCreate?(mr: ManagedResource<F, A>): string | undefined;
