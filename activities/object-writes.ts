@@ -14,6 +14,12 @@ import { asActivity, classify } from './failures';
 import { isStatus, isTooLarge } from './kube/api-errors';
 import type { PassContext } from './pass-context';
 
+/** A change to an object's metadata, in one write: its whole finalizer list, and annotations to add. */
+interface MetadataChange {
+  finalizers: string[];
+  annotations?: Record<string, string>;
+}
+
 /**
  * Adds the finalizer: the version it wrote, when it wrote one, so the workflow can ignore that
  * echo, and the object as the API server answered (the whole object, as a GET would give it).
@@ -26,27 +32,26 @@ export async function ensureFinalizer(
   uid: string,
   annotate: (mr: ManagedResource) => Record<string, string> = () => ({}),
 ): Promise<{ summary: string; resourceVersion?: string; object: ManagedResource }> {
-  const summaryOf = (annotations: Record<string, string>) =>
-    [`added finalizer ${FINALIZER}`, ...Object.entries(annotations).map(([key, value]) => `${key}=${value}`)].join(' and ');
+  const adding = (mr: ManagedResource): MetadataChange | undefined => {
+    const finalizers = mr.metadata.finalizers ?? [];
+    return finalizers.includes(FINALIZER) ? undefined : { finalizers: [...finalizers, FINALIZER], annotations: annotate(mr) };
+  };
+  const added = (object: ManagedResource, { annotations = {} }: MetadataChange) => ({
+    summary: [`added finalizer ${FINALIZER}`, ...Object.entries(annotations).map(([key, value]) => `${key}=${value}`)].join(' and '),
+    resourceVersion: object.metadata.resourceVersion,
+    object,
+  });
   // First from the cache, in one write; from a fresh read when that write does not hold.
-  let annotated: Record<string, string> = {};
-  const added = await ctx.ownWrite(uid, () =>
-    setFinalizersFromCache(
-      ctx,
-      ref,
-      uid,
-      (finalizers) => (finalizers.includes(FINALIZER) ? undefined : [...finalizers, FINALIZER]),
-      (cached) => (annotated = annotate(cached)),
-    ),
+  const fromCache = await ctx.ownWrite(
+    uid,
+    () => setFinalizersFromCache(ctx, ref, uid, adding),
+    (answer) => answer?.written,
   );
-  if (added) return { summary: summaryOf(annotated), resourceVersion: added.metadata.resourceVersion, object: added };
+  if (fromCache) return added(fromCache.written, fromCache.change);
   const mr = await ctx.current(ref, uid);
-  if (mr.metadata.finalizers?.includes(FINALIZER)) return { summary: 'finalizer already present', object: mr };
-  annotated = annotate(mr);
-  const written = await ctx.ownWrite(uid, () =>
-    patchFinalizersOf(ctx, ref, uid, mr, [...(mr.metadata.finalizers ?? []), FINALIZER], annotated),
-  );
-  return { summary: summaryOf(annotated), resourceVersion: written.metadata.resourceVersion, object: written };
+  const change = adding(mr);
+  if (!change) return { summary: 'finalizer already present', object: mr };
+  return added(await ctx.ownWrite(uid, () => patchFinalizersOf(ctx, ref, uid, mr, change)), change);
 }
 
 export function objectWriteActivities(ctx: PassContext) {
@@ -157,14 +162,15 @@ export function objectWriteActivities(ctx: PassContext) {
 }
 
 async function removeOurFinalizer(ctx: PassContext, ref: ResourceRef, uid: string): Promise<string> {
-  const removed = await setFinalizersFromCache(ctx, ref, uid, (finalizers) =>
-    finalizers.includes(FINALIZER) ? finalizers.filter((f) => f !== FINALIZER) : undefined,
-  );
+  const removed = await setFinalizersFromCache(ctx, ref, uid, (cached) => {
+    const finalizers = cached.metadata.finalizers ?? [];
+    return finalizers.includes(FINALIZER) ? { finalizers: finalizers.filter((f) => f !== FINALIZER) } : undefined;
+  });
   if (removed) return `removed finalizer ${FINALIZER}`;
   const mr = await ctx.kube.get(ref);
   if (!mr || mr.metadata.uid !== uid || !mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already removed';
   const kept = mr.metadata.finalizers.filter((f) => f !== FINALIZER);
-  await patchFinalizersOf(ctx, ref, uid, mr, kept);
+  await patchFinalizersOf(ctx, ref, uid, mr, { finalizers: kept });
   return `removed finalizer ${FINALIZER}`;
 }
 
@@ -206,39 +212,41 @@ export function mirrorOf(kind: ManagedKind, mr: ManagedResource): unknown {
 }
 
 /**
- * Changes the finalizers in one write, from the object as the worker's cache holds it, and
- * only if the object is still exactly that version. Undefined when the cache has nothing to
- * change or the object changed since (the caller then reads it fresh): never a lost edit.
+ * Changes the metadata in one write, from the object as the worker's cache holds it, and only
+ * if the object is still exactly that version: the written object and the change it made.
+ * Undefined when the cache has nothing to change or the object changed since (the caller then
+ * reads it fresh): never a lost edit.
  */
 async function setFinalizersFromCache(
   ctx: PassContext,
   ref: ResourceRef,
   uid: string,
-  change: (finalizers: string[]) => string[] | undefined,
-  annotate: (cached: ManagedResource) => Record<string, string> = () => ({}),
-): Promise<ManagedResource | undefined> {
+  changeOf: (cached: ManagedResource) => MetadataChange | undefined,
+): Promise<{ written: ManagedResource; change: MetadataChange } | undefined> {
   const cached = await ctx.objects.read(ref);
-  const wanted = cached?.metadata.uid === uid ? change(cached.metadata.finalizers ?? []) : undefined;
-  if (!cached || !wanted) return undefined;
-  return ctx.kube.setFinalizersIfUnchanged(ref, cached, wanted, annotate(cached)).catch((error: unknown) => {
-    if ([404, 409, 422].some((code) => isStatus(error, code))) return undefined;
-    throw error;
-  });
+  const change = cached?.metadata.uid === uid ? changeOf(cached) : undefined;
+  if (!cached || !change) return undefined;
+  return ctx.kube.setFinalizersIfUnchanged(ref, cached, change.finalizers, change.annotations).then(
+    (written) => ({ written, change }),
+    (error: unknown) => {
+      if ([404, 409, 422].some((code) => isStatus(error, code))) return undefined;
+      throw error;
+    },
+  );
 }
 
 /**
- * Sets the finalizers of a freshly read object, provided it is still the version read: a merge
- * patch carrying the read's resourceVersion, which the API server checks (409 on a concurrent
- * edit, and the step retries). A patch, not a replace, so the controller's role needs no
- * `update` on kinds that never otherwise replace their objects.
+ * Changes the metadata of a freshly read object, provided it is still the version read: a
+ * merge patch carrying the read's resourceVersion, which the API server checks (409 on a
+ * concurrent edit, and the step retries). A patch, not a replace, so the controller's role
+ * needs no `update` on kinds that never otherwise replace their objects.
  */
 function patchFinalizersOf(
   ctx: PassContext,
   ref: ResourceRef,
   uid: string,
   read: ManagedResource,
-  finalizers: string[],
-  annotations: Record<string, string> = {},
+  { finalizers, annotations = {} }: MetadataChange,
 ): Promise<ManagedResource> {
   const metadata = { resourceVersion: read.metadata.resourceVersion, finalizers };
   return ctx.kube.patch(ref, uid, { metadata: Object.keys(annotations).length > 0 ? { ...metadata, annotations } : metadata });

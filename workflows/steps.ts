@@ -29,13 +29,20 @@ const providerOptions: wf.ActivityOptions = {
   heartbeatTimeout: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 5 },
 };
-const provider = wf.proxyActivities<ReconcileActivities>(providerOptions);
+const eager = wf.proxyActivities<ReconcileActivities>(providerOptions);
 
 // Deletes go through the task queue, never eagerly back to the worker that holds the workflow:
-// with eager dispatch they gained nothing here (300 VPCs: 2.23× the limit twice, 2.03× without;
-// bench/README.md), and through the queue any worker takes them, so one started for a mass
-// delete shares it (test/integration/several-workers.test.ts).
-const providerDelete = wf.proxyActivities<ReconcileActivities>({ ...providerOptions, allowEagerDispatch: false });
+// eager dispatch gained them nothing (bench/README.md), and through the queue any worker takes
+// them, so one started for a mass delete shares it (test/integration/several-workers.test.ts).
+const queued = wf.proxyActivities<ReconcileActivities>({ ...providerOptions, allowEagerDispatch: false });
+
+/** The calls that change the external resource, as one kind of provider runs them. */
+type ProviderCalls = Pick<typeof eager, 'createExternal' | 'updateExternal' | 'deleteExternal'>;
+const provider: ProviderCalls = {
+  createExternal: eager.createExternal,
+  updateExternal: eager.updateExternal,
+  deleteExternal: queued.deleteExternal,
+};
 
 // The same calls for kinds whose provider answers at once (ManagedKind.quickProviderCalls: a
 // Kubernetes API server), as local activities with the same retries.
@@ -90,7 +97,7 @@ async function runStep(
   step: Exclude<Step, { kind: 'lateInitialize' }>,
   events: EventNote[],
   state: CarriedState,
-  calls: typeof provider,
+  calls: ProviderCalls,
   eventsWithRelease: EventNote[] | undefined,
 ): Promise<string> {
   const target = describe(ref);
@@ -128,8 +135,7 @@ async function runStep(
       return updated;
     }
     case 'delete': {
-      const deleting = calls === provider ? providerDelete : calls;
-      const deleted = await deleting.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
+      const deleted = await calls.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
       // Gone at once: the pass that confirms it releases the object without the provider, on
       // whichever worker it runs, instead of deleting again to find out.
       if (deleted.gone) state.external.none = deleted.gone;
@@ -146,7 +152,7 @@ async function create(
   uid: string,
   events: EventNote[],
   state: CarriedState,
-  calls: typeof provider,
+  calls: ProviderCalls,
   addFinalizer = false,
 ): Promise<string> {
   // Only the first create this workflow asks for may skip the provider's search for an earlier one.
