@@ -15,6 +15,9 @@ RUN npm ci --omit=dev && npm cache clean --force
 COPY . .
 
 ENV NODE_ENV=production
+# Two malloc arenas instead of glibc's eight per core: less resident memory for the worker's many
+# threads (stack/controllers.ts says why, bench/README.md what it saved).
+ENV MALLOC_ARENA_MAX=2
 USER node
 
 # docker-compose.yml sets the command per service; this default is the worker.

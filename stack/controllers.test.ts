@@ -5,7 +5,15 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { controllerLogFile, controllerRunning, stopWorkers, workerInstances, workersUnder, type WorkerName } from './controllers';
+import {
+  controllerEnv,
+  controllerLogFile,
+  controllerRunning,
+  stopWorkers,
+  workerInstances,
+  workersUnder,
+  type WorkerName,
+} from './controllers';
 import { workersWanted } from './dev-stack';
 import { startProcess } from './processes';
 
@@ -21,6 +29,35 @@ describe('worker instances', () => {
 
   it('has a log file of its own', () => {
     expect(controllerLogFile('/state/controllers', 'worker-2')).toBe('/state/controllers/logs/worker-2.log');
+  });
+});
+
+describe("a controller's environment", () => {
+  const servers = { temporalAddress: '127.0.0.1:7233', temporalNamespace: 'default', kubeconfigPath: '/state/kubeconfig' };
+
+  it("runs with two malloc arenas, which keep the worker's resident memory lower", () => {
+    expect(controllerEnv(servers, {}, {}).MALLOC_ARENA_MAX).toBe('2');
+  });
+
+  it('takes MALLOC_ARENA_MAX from the environment that starts it', () => {
+    expect(controllerEnv(servers, {}, { MALLOC_ARENA_MAX: '8' }).MALLOC_ARENA_MAX).toBe('8');
+  });
+
+  it("points at the stack's servers whatever the inherited environment says, and lets the caller add its own", () => {
+    const env = controllerEnv(
+      { ...servers, extra: { LOG_LEVEL: 'warn' } },
+      { CHRONOPLANE_WORKER_METRICS_PORT: '9466' },
+      {
+        TEMPORAL_ADDRESS: 'elsewhere:7233',
+        KUBECONFIG: '/home/me/.kube/config',
+      },
+    );
+    expect(env).toMatchObject({
+      TEMPORAL_ADDRESS: '127.0.0.1:7233',
+      KUBECONFIG: '/state/kubeconfig',
+      LOG_LEVEL: 'warn',
+      CHRONOPLANE_WORKER_METRICS_PORT: '9466',
+    });
   });
 });
 

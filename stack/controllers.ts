@@ -30,7 +30,7 @@ export interface WorkerInstance {
 
 export const TASK_QUEUE = 'chronoplane';
 
-interface ControllerEnvironment {
+export interface ControllerEnvironment {
   temporalAddress: string;
   temporalNamespace: string;
   kubeconfigPath: string;
@@ -118,6 +118,31 @@ async function runningWorkers(dir: string): Promise<WorkerName[]> {
   return names.filter((_, i) => running[i]);
 }
 
+// glibc's malloc gives a thread that allocates while another holds the lock an arena of its own,
+// up to eight per core, and each arena keeps the memory it freed. A worker has many such threads
+// (Temporal's core in Rust, Node's workers and its thread pool), so two arenas keep its resident
+// memory lower for no CPU that a benchmark could see (bench/README.md). The Dockerfile sets the
+// same for the image.
+const PROCESS_DEFAULTS = { MALLOC_ARENA_MAX: '2' };
+
+/** A controller's environment: ours over the caller's, which wins over the process defaults. */
+export function controllerEnv(
+  environment: ControllerEnvironment,
+  own: Record<string, string>,
+  inherited: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  return {
+    ...PROCESS_DEFAULTS,
+    ...inherited,
+    TEMPORAL_ADDRESS: environment.temporalAddress,
+    TEMPORAL_NAMESPACE: environment.temporalNamespace,
+    CHRONOPLANE_TASK_QUEUE: TASK_QUEUE,
+    KUBECONFIG: environment.kubeconfigPath,
+    ...environment.extra,
+    ...own,
+  };
+}
+
 /** Starts one process detached unless it runs. An early crash (a typo, a missing import) is reported right away. */
 async function startDetached(
   dir: string,
@@ -131,15 +156,7 @@ async function startDetached(
     command: process.execPath,
     args: [entry],
     cwd: repoRoot,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: environment.temporalAddress,
-      TEMPORAL_NAMESPACE: environment.temporalNamespace,
-      CHRONOPLANE_TASK_QUEUE: TASK_QUEUE,
-      KUBECONFIG: environment.kubeconfigPath,
-      ...environment.extra,
-      ...own,
-    },
+    env: controllerEnv(environment, own),
     logFile: controllerLogFile(dir, name),
     pidFile: pidFile(dir, name),
     detached: true,
