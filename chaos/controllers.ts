@@ -6,7 +6,7 @@ import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildController } from '#stack/build';
-import { bundleWorkflowCode, controllerLogFile, TASK_QUEUE, type Controller } from '#stack/controllers';
+import { bundleWorkflowCode, controllerEnv, controllerLogFile, type Controller } from '#stack/controllers';
 import { repoRoot } from '#stack/paths';
 import { runningPidFromFile, startProcess, stopProcess } from '#stack/processes';
 import { logTail } from '#stack/readiness';
@@ -45,12 +45,8 @@ export async function prepareControllers(
     buildController('watcher', buildDir),
     bundleWorkflowCode(join(dir, 'workflow-bundle.js')),
   ]);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    TEMPORAL_ADDRESS: environment.temporalAddress,
-    TEMPORAL_NAMESPACE: environment.temporalNamespace,
-    CHRONOPLANE_TASK_QUEUE: TASK_QUEUE,
-    KUBECONFIG: environment.kubeconfigPath,
+  // The stack's own environment for its controllers (servers, task queue, process defaults).
+  const env = controllerEnv(environment, {
     CHRONOPLANE_WORKFLOW_BUNDLE: bundle,
     CHRONOPLANE_PAYLOAD_KEY: environment.payloadKey,
     // No metrics endpoints: nothing reads them, and a restart must not wait for a port to free.
@@ -58,7 +54,7 @@ export async function prepareControllers(
     CHRONOPLANE_WATCHER_METRICS_PORT: '0',
     // Info, since the start line is how a restart is known to be done; both log little at info.
     LOG_LEVEL: 'info',
-  };
+  });
   return {
     worker: restartable(dir, 'worker', worker, env),
     watcher: restartable(dir, 'watcher', watcher, env),

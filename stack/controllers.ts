@@ -30,7 +30,7 @@ export interface WorkerInstance {
 
 export const TASK_QUEUE = 'chronoplane';
 
-export interface ControllerEnvironment {
+interface ControllerEnvironment {
   temporalAddress: string;
   temporalNamespace: string;
   kubeconfigPath: string;
