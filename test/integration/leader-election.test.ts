@@ -267,8 +267,11 @@ describe.each([
       for (let round = 0, after = 0; round < 150 && after < 2; round += 1) {
         if (takenOver) after += 1;
         const vpc = `gap-${round}`;
+        // When the apply began, not when kubectl returned: an apply under way at the kill may
+        // have created its object, and the dying leader signalled it, before the kill.
+        const applying = Date.now();
         await plane.apply(vpcManifest(vpc, { cidrBlock: `10.${120 + (round % 100)}.0.0/16` }));
-        created.push({ name: vpc, at: Date.now() });
+        created.push({ name: vpc, at: applying });
         const edited = settled[round % settled.length]!;
         await plane.kubectl([
           'patch',
