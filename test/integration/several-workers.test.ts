@@ -13,6 +13,7 @@ import { freePort } from '#stack/ports';
 import { vpcApi } from '#providers/aws/ec2/vpc/schema';
 import { UID_TAG } from '#providers/aws/tags';
 import { EXTERNAL_NAME } from '#core/annotations';
+import { refFor, workflowIdFor } from '#core/managed-kind';
 import { keyOfObject, watchObjects, type WatchedObjects } from '#bench/watch-objects';
 import { readWorkerLatencies } from '#bench/worker-latencies';
 import { EC2_API_CALLS } from '#providers/aws/call-metrics';
@@ -91,6 +92,51 @@ async function sumOnWorkers(metric: string, labels: Record<string, string>): Pro
 /** Delete activities the worker behind `port` has run so far. */
 async function deleteCalls(port: number): Promise<number> {
   return (await readWorkerLatencies(port))['activity deleteExternal']?.count ?? 0;
+}
+
+/** DeleteVpc calls counted by both workers, by outcome ("ok", an EC2 error code). */
+async function deleteVpcOutcomes(): Promise<Record<string, number>> {
+  const outcomes: Record<string, number> = {};
+  for (const port of [metricsPorts.first, metricsPorts.second]) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    for (const line of text.split('\n')) {
+      const match = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
+      if (match?.[1] !== EC2_API_CALLS || !match[2]!.includes('operation="DeleteVpc"')) continue;
+      const outcome = /outcome="([^"]*)"/.exec(match[2]!)?.[1] ?? '?';
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + Number(match[3]);
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * Why a delete ran more than once, from the workflows' histories: the VPCs whose delete was
+ * scheduled more than once, or started on a later attempt (a retry leaves no event of its own;
+ * the attempt that ran carries the attempt number and the failure before it).
+ */
+async function repeatedDeletes(): Promise<string[]> {
+  const ACTIVITY_TASK_SCHEDULED = 10;
+  const ACTIVITY_TASK_STARTED = 11;
+  const found: string[] = [];
+  for (let i = 0; i < COUNT; i += 1) {
+    const workflowId = workflowIdFor(refFor(vpcApi, plane.namespace, vpcName(i)));
+    const events = (await plane.decodedHistory(workflowId)).events ?? [];
+    const deletes = new Set(
+      events
+        .filter((e) => Number(e.eventType) === ACTIVITY_TASK_SCHEDULED)
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deleteExternal')
+        .map((e) => String(e.eventId)),
+    );
+    const attempts = events
+      .filter(
+        (e) => Number(e.eventType) === ACTIVITY_TASK_STARTED && deletes.has(String(e.activityTaskStartedEventAttributes?.scheduledEventId)),
+      )
+      .map((e) => e.activityTaskStartedEventAttributes!);
+    if (deletes.size === 1 && attempts.every((a) => (a.attempt ?? 1) === 1)) continue;
+    const described = attempts.map((a) => `attempt ${a.attempt}${a.lastFailure ? ` after "${a.lastFailure.message}"` : ''}`);
+    found.push(`${vpcName(i)}: ${deletes.size} delete(s) scheduled; ${described.join(', ') || 'none started'}`);
+  }
+  return found;
 }
 
 /** The VPCs at EC2 tagged as this test's namespace's. */
@@ -194,6 +240,11 @@ describe('several workers on one task queue', () => {
       const deletes = await Promise.all([deleteCalls(metricsPorts.first), deleteCalls(metricsPorts.second)]);
       console.log(`several workers: delete calls by the survivor ${deletes[0]}, by the new worker ${deletes[1]}`);
       expect(deletes[1], 'delete calls made by the new worker').toBeGreaterThan(0);
+      // Said before the count is asserted, so a failure names the VPCs deleted more than once, and why.
+      if (deletes[0] + deletes[1] !== COUNT) {
+        console.log(`several workers: DeleteVpc outcomes ${JSON.stringify(await deleteVpcOutcomes())}; repeated deletes:`);
+        for (const line of await repeatedDeletes()) console.log(`  ${line}`);
+      }
       expect(deletes[0] + deletes[1], 'delete calls made by both workers').toBe(COUNT);
       // The workers' own count of EC2 calls agrees: one DeleteVpc per VPC.
       const deleteVpcs = await sumOnWorkers(EC2_API_CALLS, { operation: 'DeleteVpc', outcome: 'ok' });
