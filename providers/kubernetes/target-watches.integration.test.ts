@@ -1,6 +1,6 @@
 // The shared watches of target objects against a real remote cluster: a followed object's
-// changes wake its follower (and only its follower), the echo of our own write wakes nobody,
-// and the cache answers for objects it has, for objects it knows are absent, and not for an
+// changes wake its follower (and only its follower), the echo of our own write wakes nobody
+// (nor that of our own delete the deleter, when its answer says the target is gone), and the cache answers for objects it has, for objects it knows are absent, and not for an
 // object whose latest own write it has not seen yet.
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
@@ -64,6 +64,36 @@ describe('TargetWatches', () => {
     await eventually(async () => (await watches.cached(key(watched), kubeConfig)) !== null, 'the cache to see it again');
     expect(wakes.watched).toBe(afterUnfollow);
     await core.deleteNamespacedConfigMap({ namespace: 'default', name: watched });
+  });
+
+  it("spares the deleter the echo of its own delete when the answer says the target is gone, and wakes the target's other followers", async () => {
+    const name = `tw-${randomBytes(3).toString('hex')}`;
+    const wakes = { deleter: 0, bystander: 0 };
+    watches.follow(key(name), kubeConfig, 'uid-deleter', () => (wakes.deleter += 1));
+    watches.follow(key(name), kubeConfig, 'uid-bystander', () => (wakes.bystander += 1));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap(name, { a: '1' }) });
+    await eventually(async () => wakes.deleter >= 1 && wakes.bystander >= 1, 'wake-ups for the created object');
+
+    const before = { ...wakes };
+    watches.deleting(key(name));
+    await core.deleteNamespacedConfigMap({ namespace: 'default', name });
+    // Null once the watch has delivered the deletion, which is held meanwhile.
+    await eventually(async () => (await watches.cached(key(name), kubeConfig)) === null, 'the deletion to reach the cache');
+    expect(wakes).toEqual(before);
+    watches.deleted(key(name), 'uid-deleter', true);
+    expect(wakes).toEqual({ deleter: before.deleter, bystander: before.bystander + 1 });
+
+    // An answer that does not say gone (still deleting, or a failure) wakes every follower.
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap(name, { a: '2' }) });
+    await eventually(async () => (await watches.cached(key(name), kubeConfig)) !== null, 'the cache to see it again');
+    const again = { ...wakes };
+    watches.deleting(key(name));
+    await core.deleteNamespacedConfigMap({ namespace: 'default', name });
+    await eventually(async () => (await watches.cached(key(name), kubeConfig)) === null, 'the second deletion to reach the cache');
+    watches.deleted(key(name), 'uid-deleter', false);
+    expect(wakes).toEqual({ deleter: again.deleter + 1, bystander: again.bystander + 1 });
+    watches.unfollow(key(name), 'uid-deleter');
+    watches.unfollow(key(name), 'uid-bystander');
   });
 
   it('cannot answer for a kind the cluster does not serve, and says so by answering undefined', async () => {

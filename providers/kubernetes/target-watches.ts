@@ -181,10 +181,27 @@ export class TargetWatches {
   /**
    * Records that we asked to delete the target: until the watch no longer holds it, `cached`
    * sends the caller to the server, so the pass right after a delete sees it gone (a ConfigMap
-   * goes at once) instead of waiting a poll interval on the watch's older copy.
+   * goes at once) instead of waiting a poll interval on the watch's older copy. Its watch
+   * events (DELETED, or the deletionTimestamp) may come before the answer: held until `deleted`.
    */
   deleting(key: TargetKey): void {
-    this.ownDeletes.add(targetId(key));
+    const id = targetId(key);
+    this.ownDeletes.add(id);
+    this.writesInFlight.set(id, []);
+  }
+
+  /**
+   * The delete `deleterUid` asked for answered. When it said the target is gone, the events held
+   * meanwhile were its echo, and the deleter learns as much from the answer: it is not woken (a
+   * wake-up would only start one more pass, or a new workflow, to find its object gone). Other
+   * followers are. Still deleting, or failed: every follower wakes, as for any change.
+   */
+  deleted(key: TargetKey, deleterUid: string, gone: boolean): void {
+    const id = targetId(key);
+    const held = this.writesInFlight.get(id);
+    this.writesInFlight.delete(id);
+    if (!held?.length) return;
+    for (const [uid, wake] of this.followers.get(id) ?? []) if (!gone || uid !== deleterUid) wake();
   }
 
   async stop(): Promise<void> {

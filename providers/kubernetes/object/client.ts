@@ -118,7 +118,7 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
     if (refused) return { summary: `nothing to delete: ${refused}`, gone: true };
     const desired = await this.desired(mr);
     const key = this.keyOf(desired);
-    const outcome = await this.remote.delete(desired, (mr.spec.forProvider as NamespacedObjectParameters).deletionPropagationPolicy);
+    const outcome = await this.remote.delete(mr, desired, (mr.spec.forProvider as NamespacedObjectParameters).deletionPropagationPolicy);
     const gone = outcome !== 'deleting';
     if (gone) this.release(key, mr, desired);
     return { summary: outcome === 'already gone' ? `${describeTarget(key)} is already gone` : `deleted ${describeTarget(key)}`, gone };

@@ -153,14 +153,20 @@ export class RemoteCluster {
    * says whether it is gone now: it was already ('already gone'), or the API server removed it at
    * once ('gone': no finalizer or grace period held it), or it is on its way out ('deleting').
    */
-  async delete(target: DesiredObject, propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'): Promise<TargetDeletion> {
+  async delete(owner: Owner, target: DesiredObject, propagationPolicy?: 'Orphan' | 'Background' | 'Foreground'): Promise<TargetDeletion> {
     const key = this.keyOf(target);
     watches.deleting(key);
-    return this.calls.run(
-      `delete ${describeTarget(key)}`,
-      async () => deletionOutcome(await this.api.delete(target, undefined, undefined, undefined, undefined, propagationPolicy)),
-      () => 'already gone' as const,
-    );
+    let outcome: TargetDeletion | undefined;
+    try {
+      outcome = await this.calls.run(
+        `delete ${describeTarget(key)}`,
+        async () => deletionOutcome(await this.api.delete(target, undefined, undefined, undefined, undefined, propagationPolicy)),
+        () => 'already gone' as const,
+      );
+      return outcome;
+    } finally {
+      watches.deleted(key, owner.metadata.uid, outcome === 'gone' || outcome === 'already gone');
+    }
   }
 
   /** Any other bounded, classified call with this cluster's client. */

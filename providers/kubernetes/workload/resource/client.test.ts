@@ -47,7 +47,7 @@ const cluster = vi.hoisted(() => {
       objects.set(key, applied);
       return applied;
     }
-    async delete(target: Obj): Promise<'already gone' | 'gone' | 'deleting'> {
+    async delete(_owner: unknown, target: Obj): Promise<'already gone' | 'gone' | 'deleting'> {
       const key = id(this.keyOf(target));
       if (!objects.has(key)) return 'already gone';
       writes.push(`delete ${key}`);

@@ -141,7 +141,7 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
     const ours = live !== undefined && isOurs(live, mr.metadata.uid);
     const removed = await this.removeSecrets(mr, secretsMadeWith(mr, ours ? live : undefined));
     // An object that is not ours was never touched and is not waited for.
-    const outcome = ours ? await this.remote.delete(template) : 'already gone';
+    const outcome = ours ? await this.remote.delete(mr, template) : 'already gone';
     const gone = outcome !== 'deleting';
     if (gone) this.release(mr, template, live);
     const what = [outcome === 'already gone' ? `${describeTarget(key)} is gone` : `deleted ${describeTarget(key)}`];
@@ -222,7 +222,7 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
       const key = this.secretKey(mr, name);
       const have = await this.remote.read(mr, key);
       if (have && isOurs(have, mr.metadata.uid)) {
-        await this.remote.delete({ apiVersion: key.apiVersion, kind: key.kind, metadata: { name, namespace: key.namespace } });
+        await this.remote.delete(mr, { apiVersion: key.apiVersion, kind: key.kind, metadata: { name, namespace: key.namespace } });
         removed.push(name);
       }
       this.remote.release(mr, [key]);
