@@ -1,7 +1,14 @@
 // The Object scenario's figures (written to bench/results/ as they are) and the tables printed
 // from them: one row per controller, the limit, and the ratios the issue asks for.
+import type { RequestCounts } from '../apiserver-requests';
 import { formatCounts, formatSeconds, table } from '../measure';
 import { formatLatencies } from '../worker-latencies';
+
+/** Requests per Object that the control cluster's and the target's API servers answered in a phase. */
+export interface ApiRequests {
+  control: RequestCounts;
+  target: RequestCounts;
+}
 
 /** What one controller (Chronoplane or provider-kubernetes) did with the N Objects. */
 export interface ObjectRow {
@@ -18,6 +25,8 @@ export interface ObjectRow {
     /** The run's ConfigMaps in the target once all were Ready (or at the timeout). */
     configMapsInTarget: number;
     cpuSecondsByProcess: Record<string, number>;
+    /** Absent from results written before it was measured. */
+    apiRequestsPerObject?: ApiRequests;
   };
   /** Absent when not all were Ready: a window after a timeout measures a backlog, not rest. */
   idle?: {
@@ -35,6 +44,7 @@ export interface ObjectRow {
     objectsLeft: number;
     configMapsLeft: number;
     cpuSecondsByProcess: Record<string, number>;
+    apiRequestsPerObject?: ApiRequests;
   };
   /** The controller's processes, sampled through the whole run: peak, and last before the delete. */
   rssMiB: Record<string, { peak: number; settled: number }>;
@@ -42,6 +52,8 @@ export interface ObjectRow {
   history?: { sampled: number; eventsPerObject: number; historyBytesPerObject: number; passesPerObject: number };
   /** Chronoplane only: the worker's steps during the apply (count × mean). */
   workerSteps?: Record<string, { count: number; meanMs: number }>;
+  /** Chronoplane only: the same during the delete. */
+  workerStepsInDelete?: Record<string, { count: number; meanMs: number }>;
   /** Chronoplane only: from a watch event to the workflow's signal, in the watcher (ms). */
   watchEventToSignalMs?: { p50: number; p95: number; p99: number; count: number };
   /** The peer only: its start (its own kube-apiserver, CRDs, a probe Object through and back). */
@@ -225,7 +237,18 @@ function detailRows(r: ObjectScaleResult): string[][] {
       [`${label}: CPU during the delete`, formatCounts(row.delete.cpuSecondsByProcess, ' s')],
       [`${label}: delete requests answered after`, formatSeconds(row.delete.requestsSeconds)],
     );
+    for (const [phase, requests] of [
+      ['apply', row.apply.apiRequestsPerObject],
+      ['delete', row.delete.apiRequestsPerObject],
+    ] as const) {
+      if (!requests) continue;
+      rows.push(
+        [`${label}: control API requests per Object, ${phase}`, formatCounts(requests.control)],
+        [`${label}: target API requests per Object, ${phase}`, formatCounts(requests.target)],
+      );
+    }
     if (row.workerSteps) rows.push([`${label}: worker steps during the apply`, formatLatencies(row.workerSteps)]);
+    if (row.workerStepsInDelete) rows.push([`${label}: worker steps during the delete`, formatLatencies(row.workerStepsInDelete)]);
     if (row.watchEventToSignalMs) {
       const w = row.watchEventToSignalMs;
       rows.push([`${label}: watch event to signal p50 / p95 / p99`, `${w.p50} / ${w.p95} / ${w.p99} ms (${w.count} signals)`]);

@@ -44,11 +44,12 @@ import { percentile, RssSampler, summarizeLatency } from '../measure';
 import { mapWithConcurrency } from '../parallel';
 import { startProviderKubernetesObjects } from '../peers/provider-kubernetes-objects';
 import { cpuBetween, cpuSecondsOf, processesUnder } from '../process-cpu';
+import { readApiRequests, requestsBetween } from '../apiserver-requests';
 import { loadAverage, machine, newRunLabel, writeResult } from '../results';
 import { clusterPorts, prefixed, withTargetCluster, type TargetCluster } from '../target-cluster';
 import { keyOfObject, watchObjects, type WatchedObjects } from '../watch-objects';
 import { latenciesBetween, readWorkerLatencies } from '../worker-latencies';
-import { printObjectScaleTable, type ObjectLimit, type ObjectRow, type ObjectScaleResult } from './object-scale-table';
+import { printObjectScaleTable, type ApiRequests, type ObjectLimit, type ObjectRow, type ObjectScaleResult } from './object-scale-table';
 
 interface ObjectScaleOptions {
   count: number;
@@ -184,6 +185,7 @@ async function warmUp(servers: RowServers, options: ObjectScaleOptions): Promise
 async function measureChronoplane(bench: BenchStack, servers: RowServers, options: ObjectScaleOptions): Promise<ObjectRow> {
   const workerBefore = await readWorkerLatencies(bench.workerMetricsPort);
   let workerSteps: ObjectRow['workerSteps'];
+  let workerBeforeDelete: Awaited<ReturnType<typeof readWorkerLatencies>> | undefined;
   let history: ObjectRow['history'];
   const row = await measureRow('Chronoplane', servers, options, {
     async afterApply() {
@@ -191,10 +193,13 @@ async function measureChronoplane(bench: BenchStack, servers: RowServers, option
     },
     async beforeDelete() {
       history = await objectHistory(bench, options.count);
+      workerBeforeDelete = await readWorkerLatencies(bench.workerMetricsPort);
     },
   });
+  const workerStepsInDelete =
+    workerBeforeDelete && latenciesBetween(workerBeforeDelete, await readWorkerLatencies(bench.workerMetricsPort));
   const watchEventToSignalMs = summarizeLatency(await (await fetch(`http://127.0.0.1:${bench.watcherMetricsPort}/metrics`)).text());
-  return { ...row, workerSteps, history, watchEventToSignalMs };
+  return { ...row, workerSteps, workerStepsInDelete, history, watchEventToSignalMs };
 }
 
 /** What a sample of the Objects' workflows wrote to Temporal, from their start until settled. */
@@ -299,6 +304,7 @@ async function openRound(servers: RowServers, count: number, prefix = 'obj'): Pr
 
 async function applyPhase(round: Round, timeoutMs: number): Promise<ObjectRow['apply']> {
   const { objects, names, servers } = round;
+  const requestsBefore = await apiRequestsOf(servers);
   const cpuBefore = await cpuSecondsOf(servers.processes);
   const allReady = objects.waitFor(() => objects.readyAt.size >= names.length, timeoutMs);
   allReady.catch(() => {}); // awaited below, unless a create fails first
@@ -317,6 +323,7 @@ async function applyPhase(round: Round, timeoutMs: number): Promise<ObjectRow['a
     () => false,
   );
   const cpuSecondsByProcess = cpuBetween(cpuBefore, await cpuSecondsOf(servers.processes));
+  const apiRequestsPerObject = apiRequestsBetween(requestsBefore, await apiRequestsOf(servers), names.length);
   const readyAt = names.map((name) => objects.readyAt.get(keyOfObject(objectApi.kind, name)));
   const readyAfter = readyAt.flatMap((at, index) => (at === undefined ? [] : [(at - sentAt[index]!) / 1000]));
   return {
@@ -327,6 +334,7 @@ async function applyPhase(round: Round, timeoutMs: number): Promise<ObjectRow['a
     p95Seconds: percentile(readyAfter, 0.95),
     configMapsInTarget: await countConfigMaps(round),
     cpuSecondsByProcess,
+    apiRequestsPerObject,
   };
 }
 
@@ -347,6 +355,7 @@ async function idlePhase(round: Round, options: ObjectScaleOptions): Promise<Obj
 
 async function deletePhase(round: Round, timeoutMs: number): Promise<ObjectRow['delete']> {
   const { objects, names, servers } = round;
+  const requestsBefore = await apiRequestsOf(servers);
   const cpuBefore = await cpuSecondsOf(servers.processes);
   const startedAt = Date.now();
   const deadline = startedAt + timeoutMs;
@@ -368,6 +377,23 @@ async function deletePhase(round: Round, timeoutMs: number): Promise<ObjectRow['
     objectsLeft: names.filter((name) => objects.current.has(keyOfObject(objectApi.kind, name))).length,
     configMapsLeft: await countConfigMaps(round),
     cpuSecondsByProcess: cpuBetween(cpuBefore, await cpuSecondsOf(servers.processes)),
+    apiRequestsPerObject: apiRequestsBetween(requestsBefore, await apiRequestsOf(servers), names.length),
+  };
+}
+
+/** Both API servers' request counters, read outside the phase's CPU window: reading them is not the controller's cost. */
+async function apiRequestsOf(servers: RowServers): Promise<ApiRequests> {
+  const [control, target] = await Promise.all([
+    readApiRequests(servers.controlKubeconfigPath),
+    readApiRequests(servers.targetKubeconfigPath),
+  ]);
+  return { control, target };
+}
+
+function apiRequestsBetween(before: ApiRequests, after: ApiRequests, objects: number): ApiRequests {
+  return {
+    control: requestsBetween(before.control, after.control, objects),
+    target: requestsBetween(before.target, after.target, objects),
   };
 }
 
