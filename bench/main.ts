@@ -20,6 +20,9 @@
 //   --pause-before-delete S     provider-aws: seconds between all Ready and the delete (default 190,
 //                               past its 3-minute creation grace period)
 //   --embedded-watcher          vpc, object, network: run the watcher inside the worker process
+//   --kubectl                   vpc: create the VPCs with one `kubectl apply` and delete them with one
+//                               `kubectl delete --all`, as a user would, instead of 32 at a time
+//                               through the API, as the limit does (bench/bench-vpcs.ts)
 //   --realistic-latency         network, provider-aws: call EC2 through a proxy in front of moto that
 //                               answers with realistic latencies (bench/ec2-latencies.ts: a NAT
 //                               gateway pending a minute), and report apply against their sum along
@@ -64,6 +67,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     'embedded-watcher': { type: 'boolean', default: false },
     'realistic-latency': { type: 'boolean', default: false },
+    kubectl: { type: 'boolean', default: false },
   },
 });
 const scenario = values.scenario as Scenario;
@@ -85,7 +89,12 @@ if (runs('moto')) await runMotoRequestCost({ count, plain: !values['no-plain'] }
 // One worker, then two, on fresh servers each: what a second worker gains and costs (docs/scaling.md).
 if (runs('workers')) await runWorkers({ count, workerCounts: [1, 2], timeoutSeconds: scale.timeoutSeconds, keep });
 if (runs('vpc')) {
-  await runVpcScale({ ...scale, idleWindowSeconds: Number(values['idle-window'] ?? 120), embeddedWatcher: values['embedded-watcher'] });
+  await runVpcScale({
+    ...scale,
+    idleWindowSeconds: Number(values['idle-window'] ?? 120),
+    embeddedWatcher: values['embedded-watcher'],
+    userPart: values.kubectl ? 'kubectl' : 'api',
+  });
 }
 if (runs('object')) {
   await runObjectScale({

@@ -14,11 +14,11 @@ import { toAtProvider } from '#providers/aws/ec2/vpc/convert';
 import { vpcApi, type VpcObservation, type VpcParameters } from '#providers/aws/ec2/vpc/schema';
 import type { ManagedResource } from '#core/managed-resource';
 import { benchEc2Client } from '../bench-ec2';
-import { benchVpcObject } from '../bench-vpcs';
+import { benchVpcObject, USER_CONCURRENCY } from '../bench-vpcs';
 import { mapWithConcurrency } from '../parallel';
 
 /** The definition of the limit: 32 in parallel. */
-const LIMIT_CONCURRENCY = 32;
+const LIMIT_CONCURRENCY = USER_CONCURRENCY;
 /** The limit's EC2 calls are counted apart from ours by this key. */
 export const LIMIT_ACCESS_KEY_ID = 'bench-limit';
 

@@ -1,5 +1,6 @@
 // The scale scenario's figures (written to bench/results/ as they are) and the table printed
 // from them, each figure next to the goal for it.
+import type { UserPart } from '../bench-vpcs';
 import type { Ec2Inventory } from '../ec2-inventory';
 import { formatLeftovers } from '../ec2-inventory';
 import { formatCounts, formatSeconds, table } from '../measure';
@@ -17,13 +18,16 @@ interface PerUnit {
 export interface VpcScaleResult {
   date: string;
   count: number;
+  /** How the VPCs were created and deleted (bench/bench-vpcs.ts). */
+  userPart: UserPart;
   machine: { cores: number | undefined; node: string };
   loadAverage: Partial<Record<'atStart' | 'afterApply' | 'afterIdle' | 'atEnd', number[]>>;
   motoLookups: string;
   pollSteadySeconds: number;
   limit?: { applySeconds: number; applyP50Seconds: number; deleteSeconds: number; phases: { apply: PhaseFigures; delete: PhaseFigures } };
   apply?: {
-    kubectlSeconds: number;
+    /** Until the last create was answered (kubectl returned). */
+    userSeconds: number;
     /** Absent when not all were Ready in time. */
     allReadySeconds?: number;
     ready: number;
@@ -39,7 +43,14 @@ export interface VpcScaleResult {
   rssSettledMiB?: { worker: number; watcher?: number };
   rssPeakMiB?: { worker: number; watcher?: number };
   drift?: { changed: number; p50Seconds: number; maxSeconds: number; uncorrected: number };
-  delete?: { kubectlSeconds: number; toEmptySeconds?: number; left: number; phase: PhaseFigures };
+  delete?: {
+    userSeconds: number;
+    toEmptySeconds?: number;
+    left: number;
+    phase: PhaseFigures;
+    /** Absent from results written before it was measured. */
+    workerSteps?: Record<string, { count: number; meanMs: number }>;
+  };
   leftAtEc2?: Ec2Inventory;
 }
 
@@ -62,7 +73,10 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
   if (r.apply) {
     const { apply } = r;
     rows.push(
-      ['kubectl apply returned after', formatSeconds(apply.kubectlSeconds)],
+      [
+        r.userPart === 'kubectl' ? 'kubectl apply returned after' : 'creates, 32 at a time, answered after',
+        formatSeconds(apply.userSeconds),
+      ],
       [
         'apply to all Ready',
         apply.allReadySeconds === undefined
@@ -130,7 +144,10 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
     const { delete: del } = r;
     rows.push(
       ['limit: delete to empty (DeleteVpc, remove finalizer)', formatSeconds(r.limit?.deleteSeconds)],
-      ['kubectl delete returned after', formatSeconds(del.kubectlSeconds)],
+      [
+        r.userPart === 'kubectl' ? 'kubectl delete returned after' : 'deletes, 32 at a time, answered after',
+        formatSeconds(del.userSeconds),
+      ],
       [
         'delete to empty',
         del.toEmptySeconds === undefined
@@ -139,6 +156,7 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
       ],
       ['delete phase', ''],
       ['  EC2 calls per resource', perResource(del.phase.ec2Calls.total)],
+      ...(del.workerSteps ? [['  worker steps (count × mean)', formatLatencies(del.workerSteps)]] : []),
       ...phaseRows(del.phase),
       ['left at the EC2 endpoint', r.leftAtEc2 ? formatLeftovers(r.leftAtEc2) : 'not checked'],
     );

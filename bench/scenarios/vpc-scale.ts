@@ -3,11 +3,13 @@
 //   1. the limit: the minimal work any controller must do for N VPCs, done directly by
 //      bench/limits/minimal-vpc-controller.ts in a namespace our watcher does not watch;
 //      then its delete to empty;
-//   2. ours: `kubectl apply` of the same N VPCs, until all are Ready; the ratio to the limit;
+//   2. ours: the same N VPCs created 32 at a time through the API, as the limit creates its
+//      own (or with one `kubectl apply`, --kubectl), until all are Ready; the ratio to the limit;
 //   3. settled: after a pause, an idle window at the kinds' default poll intervals: CPU of
 //      every process, EC2 calls, history written per pass, memory;
 //   4. drift: 1% of the VPCs lose their tag out of band; how long until EC2 has it back;
-//   5. `kubectl delete` of all of them until none is left, next to the limit's delete.
+//   5. the delete of all of them (32 at a time, or `kubectl delete --all`) until none is left,
+//      next to the limit's delete.
 //
 // The worker runs at the default poll interval throughout: a short poll would make the idle
 // window measure polling that no user runs.
@@ -18,7 +20,7 @@ import { kindFor } from '#providers/registry';
 import { refFor, workflowIdFor } from '#core/managed-kind';
 import { reconcileNowUpdate } from '#contract/reconcile-workflow';
 import { MOTO_PLAIN_LOOKUPS_ENV } from '#stack/moto';
-import { applyBenchVpcs, benchVpcName } from '../bench-vpcs';
+import { applyBenchVpcs, benchVpcName, deleteBenchVpcs, type UserPart } from '../bench-vpcs';
 import { startBenchStack, type BenchStack } from '../chronoplane-stack';
 import { measureDriftCorrection } from '../drift';
 import { ec2Inventory, inventoryAdded } from '../ec2-inventory';
@@ -46,6 +48,8 @@ interface VpcScaleOptions {
   keep: boolean;
   /** The watcher inside the worker process rather than beside it. */
   embeddedWatcher: boolean;
+  /** How the VPCs are created and deleted (bench-vpcs.ts); `api` as the limit does. */
+  userPart: UserPart;
 }
 
 const namespace = 'bench';
@@ -81,6 +85,7 @@ async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watch
   const result: VpcScaleResult = {
     date: new Date().toISOString(),
     count,
+    userPart: options.userPart,
     machine: await machine(),
     loadAverage: { atStart: loadAverage() },
     motoLookups: process.env[MOTO_PLAIN_LOOKUPS_ENV] === '1' ? 'as moto ships them' : 'shortcuts (stack/moto_lookup_shortcuts.py)',
@@ -99,11 +104,12 @@ async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watch
   try {
     rss.start();
     const [beforeApply, workerBefore] = await Promise.all([readProbe(ours), readWorkerLatencies(bench.workerMetricsPort)]);
-    const { appliedAt, kubectlSeconds, completed } = await applyBenchVpcs(bench.kubectl, vpcs, { namespace, count, timeoutMs });
+    const user = { kubectl: bench.kubectl, kubeconfigPath };
+    const { appliedAt, userSeconds, completed } = await applyBenchVpcs(user, vpcs, { namespace, count, timeoutMs, via: options.userPart });
     const [afterApply, workerAfter] = await Promise.all([readProbe(ours), readWorkerLatencies(bench.workerMetricsPort)]);
     const readyAfter = [...vpcs.readyAt.values()].map((at) => (at - appliedAt) / 1000);
     result.apply = {
-      kubectlSeconds,
+      userSeconds,
       allReadySeconds: completed ? Math.max(...readyAfter) : undefined,
       ready: vpcs.readyAt.size,
       p50Seconds: percentile(readyAfter, 0.5),
@@ -119,20 +125,21 @@ async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watch
       console.log(`\nonly ${vpcs.readyAt.size} of ${count} VPCs were Ready after ${options.timeoutSeconds} s: skipping the settled phases`);
 
     // 5. Delete to empty.
-    const [beforeDelete, deleteStart] = [await readProbe(ours), Date.now()];
+    const [beforeDelete, workerBeforeDelete] = await Promise.all([readProbe(ours), readWorkerLatencies(bench.workerMetricsPort)]);
+    const deleteStart = Date.now();
     const allGone = vpcs.waitFor(() => vpcs.current.size === 0, timeoutMs);
     allGone.catch(() => {}); // awaited below, unless the delete fails first
-    await bench.kubectl(['delete', 'vpc', '--all', '-n', namespace, '--wait=false']);
-    const deleteKubectlSeconds = (Date.now() - deleteStart) / 1000;
+    const deleteUserSeconds = await deleteBenchVpcs(user, { namespace, count, via: options.userPart });
     const gone = await allGone.then(
       () => true,
       () => false,
     );
     result.delete = {
-      kubectlSeconds: deleteKubectlSeconds,
+      userSeconds: deleteUserSeconds,
       toEmptySeconds: gone ? (Date.now() - deleteStart) / 1000 : undefined,
       left: vpcs.current.size,
       phase: phaseBetween(ours, beforeDelete, await readProbe(ours)),
+      workerSteps: latenciesBetween(workerBeforeDelete, await readWorkerLatencies(bench.workerMetricsPort)),
     };
     result.leftAtEc2 = gone ? inventoryAdded(inventoryBefore, await ec2Inventory(ec2Endpoint)) : undefined;
     rss.stop();

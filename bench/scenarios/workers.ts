@@ -173,7 +173,16 @@ async function applyAndDelete(
     const cpuBefore = await cpuSecondsOf(processes);
     const atStart = loadAverage();
     rss.start();
-    const { appliedAt, kubectlSeconds, completed } = await applyBenchVpcs(bench.kubectl, vpcs, { namespace, count, timeoutMs });
+    const {
+      appliedAt,
+      userSeconds: kubectlSeconds,
+      completed,
+    } = await applyBenchVpcs({ kubectl: bench.kubectl, kubeconfigPath: bench.servers.kubeconfigPath }, vpcs, {
+      namespace,
+      count,
+      timeoutMs,
+      via: 'kubectl',
+    });
     const cpuAfter = await cpuSecondsOf(processes);
     const metricsAfter = await readWorkers();
     rss.stop();
