@@ -100,8 +100,10 @@ const worker = await Worker.create({
   // (workflows/reconcile.ts), so up to about 1.7 MiB. Caching all 10,000 would take gigabytes;
   // the cache holds the working set instead (a burst of applies or deletes, the resources still
   // pending), and a workflow evicted while asleep replays its history when it next wakes, which
-  // with the sweeps is rare. 500 keeps the cache under about 100 MiB for short histories.
-  maxCachedWorkflows: numberFrom(process.env.CHRONOPLANE_MAX_CACHED_WORKFLOWS, 500),
+  // with the sweeps is rare. 200 keeps the cache under about 40 MiB for short histories; a burst
+  // larger than the cache replays the workflows evicted mid-burst, which measured at a few
+  // percent of the worker's CPU against 500 (bench/README.md).
+  maxCachedWorkflows: numberFrom(process.env.CHRONOPLANE_MAX_CACHED_WORKFLOWS, 200),
   // One thread with one V8 context shared by every workflow (the SDK's defaults, stated because
   // the sizing above depends on them): a context per workflow would cost several times more,
   // and every extra thread carries its own isolate and copy of the bundle.
