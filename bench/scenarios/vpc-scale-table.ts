@@ -81,7 +81,7 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
         'apply to all Ready',
         apply.allReadySeconds === undefined
           ? `not all Ready: ${apply.ready} of ${count} after ${formatSeconds(apply.phase.seconds)}`
-          : `${formatSeconds(apply.allReadySeconds)} = ${ratio(apply.allReadySeconds, r.limit?.applySeconds)} the limit (goal ≤ 2×)`,
+          : `${formatSeconds(apply.allReadySeconds)} = ${ratio(apply.allReadySeconds, r.limit?.applySeconds)} the limit (goal ≤ 1.5×)`,
       ],
       ['apply to Ready p50 / p95', `${formatSeconds(apply.p50Seconds)} / ${formatSeconds(apply.p95Seconds)}`],
       ['apply phase', ''],

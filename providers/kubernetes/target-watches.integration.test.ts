@@ -1,6 +1,7 @@
 // The shared watches of target objects against a real remote cluster: a followed object's
-// changes wake its follower (and only its follower), the echo of our own write wakes nobody
-// (nor that of our own delete the deleter, when its answer says the target is gone), and the cache answers for objects it has, for objects it knows are absent, and not for an
+// changes wake its follower (and only its follower), the echo of our own write wakes nobody,
+// nor does that of our own delete wake the deleter when its answer says the target is gone,
+// and the cache answers for objects it has, for objects it knows are absent, and not for an
 // object whose latest own write it has not seen yet.
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';

@@ -61,7 +61,7 @@ export class TargetWatches {
   private readonly ownWrites = new Map<string, string>();
   /** Targets we asked to delete that the watch may still show: the server answers for them. */
   private readonly ownDeletes = new Set<string>();
-  /** Targets with a write of ours on its way → the resourceVersions of the events held meanwhile. */
+  /** Targets with a write or delete of ours on its way → the resourceVersions of the events held meanwhile. */
   private readonly writesInFlight = new Map<string, (string | undefined)[]>();
   /** Scope → who to wake when any object in it changes (a scheduler waiting for a cluster to appear). */
   private readonly scopeFollowers = new Map<string, Map<string, { wake: Wake; wakesFor?: WakesFor }>>();
