@@ -28,7 +28,7 @@ const object = (annotations?: Record<string, string>): ManagedResource =>
 function setUp(stored: ManagedResource) {
   const writes: string[] = [];
   const kube = {
-    async setFinalizersIfUnchanged(_ref: unknown, read: ManagedResource, finalizers: string[], annotations: Record<string, string> = {}) {
+    async changeMetadataIfUnchanged(_ref: unknown, read: ManagedResource, finalizers: string[], annotations: Record<string, string> = {}) {
       writes.push(`finalizers ${finalizers.join(',')} annotations ${JSON.stringify(annotations)}`);
       const merged = { ...read.metadata.annotations, ...annotations };
       return { ...read, metadata: { ...read.metadata, finalizers, annotations: merged, resourceVersion: '8' } };

@@ -32,7 +32,7 @@ function setUp(stored: ManagedResource, cached: ManagedResource) {
       calls.push(`merge-patch ${finalizers.join(',')} at ${resourceVersion}`);
       return { ...stored, metadata: { ...stored.metadata, finalizers, resourceVersion: '99' } };
     },
-    async setFinalizersIfUnchanged(_ref: unknown, read: ManagedResource, finalizers: string[]) {
+    async changeMetadataIfUnchanged(_ref: unknown, read: ManagedResource, finalizers: string[]) {
       calls.push('patch');
       if (read.metadata.resourceVersion !== stored.metadata.resourceVersion) throw new ApiException(422, 'test failed', {}, {});
       calls.push(`patched ${finalizers.join(',')}`);

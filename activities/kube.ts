@@ -63,13 +63,13 @@ export class KubeAccess implements ConnectContext {
     return this.managed.patchStatus(ref, uid, status);
   }
 
-  setFinalizersIfUnchanged(
+  changeMetadataIfUnchanged(
     ref: ResourceRef,
     read: ManagedResource,
     finalizers: string[],
     addAnnotations?: Record<string, string>,
   ): Promise<ManagedResource> {
-    return this.managed.setFinalizersIfUnchanged(ref, read, finalizers, addAnnotations);
+    return this.managed.changeMetadataIfUnchanged(ref, read, finalizers, addAnnotations);
   }
 
   replace(ref: ResourceRef, object: ManagedResource, options: { dryRun?: boolean } = {}): Promise<ManagedResource> {

@@ -44,14 +44,14 @@ export async function ensureFinalizer(
   // First from the cache, in one write; from a fresh read when that write does not hold.
   const fromCache = await ctx.ownWrite(
     uid,
-    () => setFinalizersFromCache(ctx, ref, uid, adding),
+    () => changeMetadataFromCache(ctx, ref, uid, adding),
     (answer) => answer?.written,
   );
   if (fromCache) return added(fromCache.written, fromCache.change);
   const mr = await ctx.current(ref, uid);
   const change = adding(mr);
   if (!change) return { summary: 'finalizer already present', object: mr };
-  return added(await ctx.ownWrite(uid, () => patchFinalizersOf(ctx, ref, uid, mr, change)), change);
+  return added(await ctx.ownWrite(uid, () => patchMetadataOf(ctx, ref, uid, mr, change)), change);
 }
 
 export function objectWriteActivities(ctx: PassContext) {
@@ -162,7 +162,7 @@ export function objectWriteActivities(ctx: PassContext) {
 }
 
 async function removeOurFinalizer(ctx: PassContext, ref: ResourceRef, uid: string): Promise<string> {
-  const removed = await setFinalizersFromCache(ctx, ref, uid, (cached) => {
+  const removed = await changeMetadataFromCache(ctx, ref, uid, (cached) => {
     const finalizers = cached.metadata.finalizers ?? [];
     return finalizers.includes(FINALIZER) ? { finalizers: finalizers.filter((f) => f !== FINALIZER) } : undefined;
   });
@@ -170,7 +170,7 @@ async function removeOurFinalizer(ctx: PassContext, ref: ResourceRef, uid: strin
   const mr = await ctx.kube.get(ref);
   if (!mr || mr.metadata.uid !== uid || !mr.metadata.finalizers?.includes(FINALIZER)) return 'finalizer already removed';
   const kept = mr.metadata.finalizers.filter((f) => f !== FINALIZER);
-  await patchFinalizersOf(ctx, ref, uid, mr, { finalizers: kept });
+  await patchMetadataOf(ctx, ref, uid, mr, { finalizers: kept });
   return `removed finalizer ${FINALIZER}`;
 }
 
@@ -217,7 +217,7 @@ export function mirrorOf(kind: ManagedKind, mr: ManagedResource): unknown {
  * Undefined when the cache has nothing to change or the object changed since (the caller then
  * reads it fresh): never a lost edit.
  */
-async function setFinalizersFromCache(
+async function changeMetadataFromCache(
   ctx: PassContext,
   ref: ResourceRef,
   uid: string,
@@ -226,7 +226,7 @@ async function setFinalizersFromCache(
   const cached = await ctx.objects.read(ref);
   const change = cached?.metadata.uid === uid ? changeOf(cached) : undefined;
   if (!cached || !change) return undefined;
-  return ctx.kube.setFinalizersIfUnchanged(ref, cached, change.finalizers, change.annotations).then(
+  return ctx.kube.changeMetadataIfUnchanged(ref, cached, change.finalizers, change.annotations).then(
     (written) => ({ written, change }),
     (error: unknown) => {
       if ([404, 409, 422].some((code) => isStatus(error, code))) return undefined;
@@ -241,7 +241,7 @@ async function setFinalizersFromCache(
  * concurrent edit, and the step retries). A patch, not a replace, so the controller's role
  * needs no `update` on kinds that never otherwise replace their objects.
  */
-function patchFinalizersOf(
+function patchMetadataOf(
   ctx: PassContext,
   ref: ResourceRef,
   uid: string,

@@ -33,7 +33,7 @@ export interface PolicyRule {
  * guards, references to managed objects). list and watch: the object cache's and the watcher's
  * informers (runtime/informers.ts), the sweeps (activities/sweep-list.ts), KubeAccess.list.
  * patch: KubeAccess.patch (external name, late-initialized spec, the referred-objects record, the
- * finalizer after a stale read), setFinalizersIfUnchanged (the finalizer from a cached read),
+ * finalizer after a stale read), changeMetadataIfUnchanged (the finalizer from a cached read),
  * patchAnnotations (in-use marks).
  */
 const MANAGED_VERBS = ['get', 'list', 'watch', 'patch'];

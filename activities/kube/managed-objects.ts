@@ -53,7 +53,7 @@ export class ManagedObjects {
    * stale read fails (422) instead of dropping someone else's finalizer. One request, where a
    * GET and a replace would be two. `addAnnotations` go in with them, in the same write.
    */
-  async setFinalizersIfUnchanged(
+  async changeMetadataIfUnchanged(
     ref: ResourceRef,
     read: ManagedResource,
     finalizers: string[],
