@@ -75,18 +75,24 @@ async function activitiesRun(port: number): Promise<number> {
     .reduce((sum, [, { count }]) => sum + count, 0);
 }
 
-/** The sum of a counter over both workers' endpoints, over the series whose labels include `labels`. */
-async function sumOnWorkers(metric: string, labels: Record<string, string>): Promise<number> {
-  let sum = 0;
+/** A counter's series on both workers' endpoints whose labels include `labels`: each series' labels and value. */
+async function seriesOnWorkers(metric: string, labels: Record<string, string>): Promise<{ labels: string; value: number }[]> {
+  const series: { labels: string; value: number }[] = [];
   for (const port of [metricsPorts.first, metricsPorts.second]) {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     for (const line of text.split('\n')) {
       const match = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
       if (!match || match[1] !== metric) continue;
-      if (Object.entries(labels).every(([key, value]) => match[2]!.includes(`${key}="${value}"`))) sum += Number(match[3]);
+      if (Object.entries(labels).every(([key, value]) => match[2]!.includes(`${key}="${value}"`)))
+        series.push({ labels: match[2]!, value: Number(match[3]) });
     }
   }
-  return sum;
+  return series;
+}
+
+/** The sum of a counter over both workers' endpoints, over the series whose labels include `labels`. */
+async function sumOnWorkers(metric: string, labels: Record<string, string>): Promise<number> {
+  return (await seriesOnWorkers(metric, labels)).reduce((sum, { value }) => sum + value, 0);
 }
 
 /** Delete activities the worker behind `port` has run so far. */
@@ -97,14 +103,9 @@ async function deleteCalls(port: number): Promise<number> {
 /** DeleteVpc calls counted by both workers, by outcome ("ok", an EC2 error code). */
 async function deleteVpcOutcomes(): Promise<Record<string, number>> {
   const outcomes: Record<string, number> = {};
-  for (const port of [metricsPorts.first, metricsPorts.second]) {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    for (const line of text.split('\n')) {
-      const match = /^(\w+)\{([^}]*)\} (\S+)$/.exec(line);
-      if (match?.[1] !== EC2_API_CALLS || !match[2]!.includes('operation="DeleteVpc"')) continue;
-      const outcome = /outcome="([^"]*)"/.exec(match[2]!)?.[1] ?? '?';
-      outcomes[outcome] = (outcomes[outcome] ?? 0) + Number(match[3]);
-    }
+  for (const { labels, value } of await seriesOnWorkers(EC2_API_CALLS, { operation: 'DeleteVpc' })) {
+    const outcome = /outcome="([^"]*)"/.exec(labels)?.[1] ?? '?';
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + value;
   }
   return outcomes;
 }
