@@ -7,9 +7,11 @@ import { EXTERNAL_NAME } from '#core/annotations';
 import type { ResourceRef } from '#core/managed-kind';
 import type { ManagedResource } from '#core/managed-resource';
 import type { ExternalCreated, ExternalDeletion } from '#contract/observation';
+import type { ReleaseWhenGone } from '#contract/reconcile-activities';
+import { DELETED_EXTERNAL_RESOURCE } from '#contract/write-back';
 import { asActivity } from './failures';
 import type { PassContext } from './pass-context';
-import { ensureFinalizer } from './object-writes';
+import { ensureFinalizer, releaseObject } from './object-writes';
 import { observeObject } from './read-and-observe';
 
 export function externalCallActivities(ctx: PassContext) {
@@ -72,10 +74,12 @@ export function externalCallActivities(ctx: PassContext) {
 
     /**
      * Deletes the external resource. When the provider answers that it is gone, so does this
-     * (`gone`), with the observation of the pass that confirms it: that pass releases the object
-     * without asking the provider again, on whichever worker it runs.
+     * (`gone`), and then either releases the object as the workflow decided (`releaseWhenGone`,
+     * while the object is still the version it decided on), or answers the observation of the
+     * pass that confirms the delete: that pass releases the object without asking the provider
+     * again, on whichever worker it runs.
      */
-    async deleteExternal(ref: ResourceRef, uid: string): Promise<ExternalDeletion> {
+    async deleteExternal(ref: ResourceRef, uid: string, releaseWhenGone?: ReleaseWhenGone): Promise<ExternalDeletion> {
       return asActivity(async () => {
         const mr = await ctx.current(ref, uid);
         const deleted = await (await ctx.connect(ref, mr)).delete(mr);
@@ -83,6 +87,11 @@ export function externalCallActivities(ctx: PassContext) {
         if (!deleted.gone) return { summary: deleted.summary };
         const externalName = mr.metadata.annotations?.[EXTERNAL_NAME];
         const gone = { uid, ...(externalName !== undefined ? { externalName } : {}) };
+        if (releaseWhenGone && mr.metadata.resourceVersion === releaseWhenGone.decidedOn) {
+          const ownEvent = { type: 'Normal' as const, reason: DELETED_EXTERNAL_RESOURCE, message: deleted.summary };
+          const released = await releaseObject(ctx, ref, uid, [...releaseWhenGone.events, ownEvent]);
+          return { summary: deleted.summary, gone, released };
+        }
         const next = await observeObject(ctx, ref, mr, { noExternal: gone });
         return { summary: deleted.summary, gone, next };
       });

@@ -2,11 +2,15 @@
 // finalizers in one guarded write; when the cached copy is stale they read the object fresh
 // instead of losing an edit.
 import { ApiException } from '@kubernetes/client-node';
-import { describe, expect, it } from 'vitest';
+import { DefaultLogger } from '@temporalio/worker';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FINALIZER } from '#core/annotations';
 import type { ManagedResource } from '#core/managed-resource';
+import type { ExternalDeletion } from '#contract/observation';
 import type { KubeAccess } from './kube';
 import { OwnWrites } from '#runtime/own-writes';
+import { kindFor } from '#providers/registry';
 import { createReconcileActivities } from './reconcile';
 
 const ref = { group: 'ec2.aws.chronoplane.io', kind: 'VPC', namespace: 'team-a', name: 'net' };
@@ -78,5 +82,42 @@ describe('addFinalizer', () => {
     const { calls, activities } = setUp(object('8', ['added-since', FINALIZER]), object('7', [FINALIZER]));
     expect(await activities.removeFinalizer(ref, 'u1')).toBe(`removed finalizer ${FINALIZER}`);
     expect(calls).toEqual(['patch', 'get', 'merge-patch added-since at 8']);
+  });
+});
+
+describe('deleteExternal that answers gone', () => {
+  // A VPC's delete answers gone at once (moto or EC2); the kind's client is replaced here.
+  function withSynchronousDelete(stored: ManagedResource) {
+    const { calls, activities } = setUp(stored, stored);
+    const kind = kindFor(ref.group, ref.kind);
+    vi.spyOn(kind.connector, 'connect').mockResolvedValue({
+      delete: async () => ({ gone: true, summary: 'deleted vpc-0abc' }),
+    } as unknown as Awaited<ReturnType<typeof kind.connector.connect>>);
+    const env = new MockActivityEnvironment({ attempt: 1 }, { logger: new DefaultLogger('ERROR') });
+    const deleteExternal = (decidedOn: string): Promise<ExternalDeletion> =>
+      env.run(activities.deleteExternal, ref, 'u1', { decidedOn, events: [decided] });
+    return { calls, deleteExternal };
+  }
+  const decided = { type: 'Normal' as const, reason: 'Deleting', message: 'from the pass' };
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('releases the object in the same call, with the pass’s events and its own, while it is the version the workflow decided on', async () => {
+    const { calls, deleteExternal } = withSynchronousDelete(object('7', [FINALIZER]));
+    expect(await deleteExternal('7')).toEqual({
+      summary: 'deleted vpc-0abc',
+      gone: { uid: 'u1' },
+      released: `removed finalizer ${FINALIZER}`,
+    });
+    expect(calls).toEqual(['get', 'patch', 'patched ', 'event Deleting', 'event DeletedExternalResource']);
+  });
+
+  it('leaves the release to a pass when the object changed since the decision, and answers that pass its observation', async () => {
+    const { calls, deleteExternal } = withSynchronousDelete(object('8', [FINALIZER]));
+    const answer = await deleteExternal('7');
+    expect(answer).toMatchObject({ summary: 'deleted vpc-0abc', gone: { uid: 'u1' }, next: { found: true } });
+    expect(answer.released).toBeUndefined();
+    expect(calls).toEqual(['get']);
   });
 });

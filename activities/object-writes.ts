@@ -67,11 +67,7 @@ export function objectWriteActivities(ctx: PassContext) {
 
     /** Removes the finalizer, then records `events` (what the pass that released it did). */
     async removeFinalizer(ref: ResourceRef, uid: string, events: EventNote[] = []): Promise<string> {
-      return asActivity(async () => {
-        const removed = await removeOurFinalizer(ctx, ref, uid);
-        await recordEvents(ctx, ref, uid, events);
-        return removed;
-      });
+      return asActivity(() => releaseObject(ctx, ref, uid, events));
     },
 
     /** Writes resolved references into the object and marks what it depends on as in use. */
@@ -159,6 +155,13 @@ export function objectWriteActivities(ctx: PassContext) {
       });
     },
   };
+}
+
+/** Lets go of the object: removes our finalizer, then records `events` (what the release did). */
+export async function releaseObject(ctx: PassContext, ref: ResourceRef, uid: string, events: EventNote[]): Promise<string> {
+  const removed = await removeOurFinalizer(ctx, ref, uid);
+  await recordEvents(ctx, ref, uid, events);
+  return removed;
 }
 
 async function removeOurFinalizer(ctx: PassContext, ref: ResourceRef, uid: string): Promise<string> {

@@ -82,6 +82,11 @@ export interface ExternalDeletion {
   summary: string;
   gone?: NoExternal;
   next?: PassObservation;
+  /**
+   * The object was released in the same call (ReleaseWhenGone): its finalizer removed, and the
+   * events recorded. The workflow ends; no pass confirms the delete.
+   */
+  released?: string;
 }
 
 /** What a create call answered. */

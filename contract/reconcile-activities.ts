@@ -19,6 +19,18 @@ export interface ObjectWritten {
 }
 
 /**
+ * The release the workflow decided on for when a delete answers gone: the pass after the
+ * delete would do nothing but remove the finalizer and record these events, so the delete call
+ * does it at once, sparing that pass its own call. Only while the object is still the version
+ * the workflow decided on: a change since may change the decision, and then a pass decides.
+ */
+export interface ReleaseWhenGone {
+  decidedOn: string;
+  /** Events to record with the release, before the deletion's own (DELETED_EXTERNAL_RESOURCE). */
+  events: EventNote[];
+}
+
+/**
  * What a failed activity's failure carries as its first detail when it wrote its own object
  * before failing (a create that added the finalizer, then failed): the versions it wrote.
  */
@@ -47,7 +59,8 @@ export interface ReconcileActivities {
   createExternal(ref: ResourceRef, uid: string, firstForObject: boolean, addFinalizer?: boolean): Promise<ExternalCreated>;
   /** Brings the external resource in line with the spec; a one-line summary. */
   updateExternal(ref: ResourceRef, uid: string): Promise<string>;
-  deleteExternal(ref: ResourceRef, uid: string): Promise<ExternalDeletion>;
+  /** Deletes the external resource; `releaseWhenGone`: release the object too, if it answers gone. */
+  deleteExternal(ref: ResourceRef, uid: string, releaseWhenGone?: ReleaseWhenGone): Promise<ExternalDeletion>;
   /** Writes a pass's outcome back: late-initialized spec fields, status, and events. */
   writeBack(ref: ResourceRef, uid: string, outcome: WriteBack): Promise<WriteBackResult>;
 }

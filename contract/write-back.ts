@@ -10,6 +10,9 @@ export interface EventNote {
   message: string;
 }
 
+/** The event a delete call's success records, whichever side records it (the pass, or the call that releases). */
+export const DELETED_EXTERNAL_RESOURCE = 'DeletedExternalResource';
+
 export interface WriteBack {
   lateInitialized?: Record<string, unknown>;
   /**

@@ -4,6 +4,7 @@ import {
   decide,
   deletionBlockedBy,
   noExternalAfter,
+  onlyReleaseOnceGone,
   ownedExternalAfter,
   secondsUntilNextPass,
   BACKOFF_MAX_SECONDS,
@@ -366,6 +367,26 @@ describe('decide while deleting, with dependencies', () => {
     });
     expect(plan.steps).toEqual([{ kind: 'releaseDependencies' }, { kind: 'removeFinalizer' }]);
     expect(plan.complete).toBe(true);
+  });
+});
+
+describe('onlyReleaseOnceGone: whether a delete that answers gone may release the object in the same call', () => {
+  const whenGone = (o: ObjectSnapshot, context: Parameters<typeof decide>[2] = {}) =>
+    onlyReleaseOnceGone(decide(o, settled, context), o, settled, context);
+
+  it('holds for a delete after which only the finalizer would go', () => {
+    expect(whenGone(object({ deleting: true }))).toBe(true);
+    expect(whenGone(object({ deleting: true }), { references: references({ dependsOnManaged: false }) })).toBe(true);
+  });
+
+  it('does not hold when the pass after would also release what the object depends on', () => {
+    expect(whenGone(object({ deleting: true }), { references: references({ dependsOnManaged: true }) })).toBe(false);
+  });
+
+  it('does not hold for a pass that makes no delete call', () => {
+    expect(whenGone(object({ deleting: true }), { blockers: ['Subnet test/a'] })).toBe(false);
+    expect(whenGone(object({ deleting: true, deletionPolicy: 'Orphan' }))).toBe(false);
+    expect(whenGone(object())).toBe(false);
   });
 });
 

@@ -173,6 +173,22 @@ export function decide(object: ObjectSnapshot, external: ExternalSnapshot | unde
   return { steps, conditions: [ready, ...referenceConditions, reconcileSuccess()], next: settled ? 'settled' : 'pending', complete: false };
 }
 
+/**
+ * Whether, once this pass's delete answers that the external resource is gone, the pass after
+ * it would only remove the finalizer and end: the same decision, asked with the external
+ * resource gone. The delete call may then release the object itself (ReleaseWhenGone).
+ */
+export function onlyReleaseOnceGone(
+  plan: Plan,
+  object: ObjectSnapshot,
+  external: ExternalSnapshot | undefined,
+  context: DecideContext,
+): boolean {
+  if (plan.steps.length !== 1 || plan.steps[0]!.kind !== 'delete' || !external) return false;
+  const afterGone = decide(object, { ...external, resourceExists: false }, context);
+  return afterGone.complete && afterGone.steps.length === 1 && afterGone.steps[0]!.kind === 'removeFinalizer';
+}
+
 /** The Ready message of an object whose delete waits for a provider that fails. */
 export function deletionBlockedBy(error: string): string {
   return `cannot delete the external resource, retrying with backoff (deletionPolicy: Orphan would release the object and keep it): ${error}`;

@@ -9,7 +9,15 @@ import type { CarriedState, PassSummary } from '#contract/reconcile-workflow';
 import type { ObjectSnapshot, PassObservation } from '#contract/observation';
 import type { EventNote } from '#contract/write-back';
 import { ReadyKey, SyncedKey } from '#contract/search-attributes';
-import { backoffSeconds, conditionsAfterFailure, decide, noExternalAfter, ownedExternalAfter, secondsUntilNextPass } from './decide';
+import {
+  backoffSeconds,
+  conditionsAfterFailure,
+  decide,
+  noExternalAfter,
+  onlyReleaseOnceGone,
+  ownedExternalAfter,
+  secondsUntilNextPass,
+} from './decide';
 import { countFailedPass, decisionFailureClass } from './failure-metrics';
 import { activityFailure, failureMessage } from './activity-failures';
 import { FOLDED_WRITES } from './patches';
@@ -56,12 +64,13 @@ async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): P
   const notObserved = external?.notObserved;
   if (notObserved) summary.actions.push(`released without reaching the provider: ${notObserved}`);
   const providerError = observation.externalError?.message;
-  const plan = decide(object, external, {
+  const context = {
     providerError,
     providerUnreachable: observation.externalError?.failureClass === 'Unreachable',
     references: observation.references,
     blockers: observation.blockers,
-  });
+  };
+  const plan = decide(object, external, context);
 
   const deferredEvents = state.status.deferredEvents;
   state.status.deferredEvents = undefined;
@@ -74,8 +83,16 @@ async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): P
     plan.complete && deferredEvents?.length && plan.steps.at(-1)?.kind === 'removeFinalizer' && wf.patched(FOLDED_WRITES)
       ? deferredEvents
       : undefined;
-  const ran = await runSteps(ref, object.uid, plan.steps, events, state, observation.quickProviderCalls === true, eventsWithRelease);
+  // A delete that answers gone may release the object in the same call, as the pass after it
+  // would: one activation and one marker fewer per deleted resource.
+  const releaseWhenGone = onlyReleaseOnceGone(plan, object, external, context) && wf.patched(FOLDED_WRITES);
+  const ran = await runSteps(ref, object.uid, plan.steps, events, state, {
+    quickProviderCalls: observation.quickProviderCalls === true,
+    ...(eventsWithRelease ? { eventsWithRelease } : {}),
+    ...(releaseWhenGone ? { releaseWhenGoneFrom: object.resourceVersion } : {}),
+  });
   summary.actions.push(...ran.actions);
+  if (ran.released) return { summary, complete: true };
   const failure = ran.failure?.message ?? plan.error;
   const failureClass = ran.failure?.failureClass;
   if (ran.failure?.objectGone) state.dirty = true; // the next pass sees it is gone and ends

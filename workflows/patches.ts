@@ -4,8 +4,11 @@
 
 /**
  * Writes folded into the call next to them, one local activity fewer each: the finalizer goes in
- * with the create that follows it (workflows/steps.ts), and the events of the pass that releases
- * the object go in with the finalizer's removal (workflows/pass.ts). One id for both: each
- * `patched()` id costs a marker and a search-attribute upsert in history, once per run.
+ * with the create that follows it (workflows/steps.ts), the events of the pass that releases
+ * the object go in with the finalizer's removal, and a delete that answers gone releases the
+ * object itself (workflows/pass.ts). One id for all: each `patched()` id costs a marker and a
+ * search-attribute upsert in history, once per run. The last needs no id of its own: on a
+ * history recorded before it, the delete's recorded answer has no `released`, and the workflow
+ * goes on as it did then.
  */
 export const FOLDED_WRITES = 'folded-writes';

@@ -14,6 +14,7 @@ import type { PassObservation, ReferenceObservation } from '#contract/observatio
 import type { ReconcileActivities } from '#contract/reconcile-activities';
 import { deletionBlockedBy } from './decide';
 import { releasableWithoutProvider } from '#contract/observation';
+import { DELETED_EXTERNAL_RESOURCE } from '#contract/write-back';
 import { withSyncedNote } from '#core/conditions';
 import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery, type ReconcileInput } from '#contract/reconcile-workflow';
 import { ReadyKey, SyncedKey } from '#contract/search-attributes';
@@ -105,17 +106,27 @@ class ReleasingWorld extends World {
   deleteFailures: Error[] = [];
   /** Whether delete answers that the external resource is gone, as a VPC's does. */
   deletesSynchronously = false;
+  /** Someone changes the object while its delete runs: a release decided before must not happen. */
+  changedDuringDelete = false;
 
   override activities(): ReconcileActivities {
     const activities = super.activities();
     return {
       ...activities,
-      deleteExternal: async (ref, uid) => {
+      deleteExternal: async (ref, uid, releaseWhenGone) => {
         const failure = this.deleteFailures.shift();
         if (!failure) {
           const externalName = this.object?.externalName;
+          if (this.changedDuringDelete) this.bump(this.live(uid));
+          const decidedOnThis = releaseWhenGone?.decidedOn === String(this.live(uid).resourceVersion);
           const deleted = await activities.deleteExternal(ref, uid);
-          return this.deletesSynchronously ? { ...deleted, gone: { uid, externalName } } : deleted;
+          if (!this.deletesSynchronously) return deleted;
+          const gone = { uid, externalName };
+          // As the real one (activities/external-calls.ts): the release the workflow decided on,
+          // while the object is still the version it decided on.
+          if (!releaseWhenGone || !decidedOnThis) return { ...deleted, gone };
+          const own = { type: 'Normal' as const, reason: DELETED_EXTERNAL_RESOURCE, message: deleted.summary };
+          return { ...deleted, gone, released: this.release(uid, [...releaseWhenGone.events, own]) };
         }
         this.calls.push('deleteExternal');
         throw failure;
@@ -796,9 +807,31 @@ describe('deletion that needs no provider, and deletion that waits for one', () 
     );
   });
 
-  it('releases an object whose delete answered "gone" without asking the provider again, whichever worker runs the pass', async () => {
+  it('releases the object in the delete call itself when the delete answers "gone": one call, and the workflow ends', async () => {
     const world = new ReleasingWorld();
     world.deletesSynchronously = true;
+    await withWorkflow(
+      world,
+      async ({ handle, signal }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        world.object!.deleting = true;
+        world.object!.resourceVersion += 1;
+        await signal();
+        await handle.result();
+        expect(world.calls.slice(-2)).toEqual(['observe', 'deleteExternal']);
+        expect(world.count('removeFinalizer')).toBe(0);
+        expect(world.events.at(-1)).toBe('Normal DeletedExternalResource: deleted');
+        expect(world.released).toEqual([]);
+        expect(world.object).toBeUndefined();
+      },
+      'delete-answered-gone-releases-at-once',
+    );
+  });
+
+  it('releases an object whose delete answered "gone" but which changed meanwhile by the answer, without asking the provider again, whichever worker runs the pass', async () => {
+    const world = new ReleasingWorld();
+    world.deletesSynchronously = true;
+    world.changedDuringDelete = true;
     await withWorkflow(
       world,
       async ({ handle, signal }) => {
@@ -808,14 +841,17 @@ describe('deletion that needs no provider, and deletion that waits for one', () 
         world.object!.resourceVersion += 1;
         await signal();
         await handle.result();
-        // The answer travels in the workflow, not in one worker's memory: the confirming pass
-        // releases the object by it, where a pass that observed would need a second delete on
-        // a kind that deletes without asking first.
+        // The change may change the decision, so a pass decides again. The answer travels in
+        // the workflow, not in one worker's memory: that pass releases the object by it, where
+        // a pass that observed would need a second delete on a kind that deletes without
+        // asking first.
         expect(world.released).toEqual([`its external resource ${externalName} is gone`]);
         expect(world.calls.slice(-3)).toEqual(['deleteExternal', 'observe', 'removeFinalizer']);
         expect(world.count('deleteExternal')).toBe(1);
+        expect(world.events.at(-1)).toBe('Normal DeletedExternalResource: deleted');
         expect(world.object).toBeUndefined();
       },
+      // Recorded before the delete could release the object: the same calls.
       'delete-answered-gone',
     );
   });

@@ -5,7 +5,7 @@ import * as wf from '@temporalio/workflow';
 import type { ReconcileActivities } from '#contract/reconcile-activities';
 import type { ResourceRef } from '#core/managed-kind';
 import type { CarriedState } from '#contract/reconcile-workflow';
-import type { EventNote } from '#contract/write-back';
+import { DELETED_EXTERNAL_RESOURCE, type EventNote } from '#contract/write-back';
 import type { Step } from './decide';
 import { activityFailure, failureMessage, isObjectGone, ownWritesBefore } from './activity-failures';
 import { holdEchoes, releaseEchoes } from './echoes';
@@ -57,23 +57,31 @@ interface StepsRun {
   lateInitialized?: Record<string, unknown>;
   /** The step that failed, which ends the steps. */
   failure?: { message: string; failureClass?: string; objectGone: boolean };
+  /** The delete released the object as well (ReleaseWhenGone): nothing is left to do. */
+  released?: boolean;
 }
 
-/**
- * Runs the steps in order until one fails. `eventsWithRelease`: events the finalizer's removal
- * records once it is done (the object is released, and no status write follows).
- */
+/** How the steps run, besides the steps themselves. */
+interface StepOptions {
+  /** The kind's provider answers at once: its calls run as local activities. */
+  quickProviderCalls: boolean;
+  /** Events the finalizer's removal records once it is done (the object is released, and no status write follows). */
+  eventsWithRelease?: EventNote[];
+  /** The version the decision was made on, when a delete that answers gone may release the object itself. */
+  releaseWhenGoneFrom?: string;
+}
+
+/** Runs the steps in order until one fails. */
 export async function runSteps(
   ref: ResourceRef,
   uid: string,
   steps: Step[],
   events: EventNote[],
   state: CarriedState,
-  quickProviderCalls: boolean,
-  eventsWithRelease?: EventNote[],
+  options: StepOptions,
 ): Promise<StepsRun> {
   const run: StepsRun = { actions: [] };
-  const calls = quickProviderCalls ? quickProvider : provider;
+  const calls = options.quickProviderCalls ? quickProvider : provider;
   try {
     for (let i = 0; i < steps.length; i += 1) {
       const step = steps[i]!;
@@ -82,7 +90,11 @@ export async function runSteps(
         // The finalizer goes in with the create, in one activity: one activation fewer.
         run.actions.push(await create(ref, uid, events, state, calls, true));
         i += 1;
-      } else run.actions.push(await runStep(ref, uid, step, events, state, calls, eventsWithRelease));
+      } else if (step.kind === 'delete') {
+        const deleted = await deleteExternal(ref, uid, events, state, calls, options.releaseWhenGoneFrom);
+        run.actions.push(deleted.summary);
+        if (deleted.released) run.released = true;
+      } else run.actions.push(await runStep(ref, uid, step, events, state, calls, options.eventsWithRelease));
     }
   } catch (error) {
     const failureClass = activityFailure(error)?.type ?? undefined;
@@ -94,7 +106,7 @@ export async function runSteps(
 async function runStep(
   ref: ResourceRef,
   uid: string,
-  step: Exclude<Step, { kind: 'lateInitialize' }>,
+  step: Exclude<Step, { kind: 'lateInitialize' | 'delete' }>,
   events: EventNote[],
   state: CarriedState,
   calls: ProviderCalls,
@@ -134,17 +146,34 @@ async function runStep(
       events.push({ type: 'Normal', reason: 'UpdatedExternalResource', message: updated });
       return updated;
     }
-    case 'delete': {
-      const deleted = await calls.deleteExternal.executeWithOptions({ summary: `delete external resource of ${target}` }, [ref, uid]);
-      // Gone at once: the pass that confirms it releases the object without the provider, on
-      // whichever worker it runs, instead of deleting again to find out.
-      if (deleted.gone) state.external.none = deleted.gone;
-      state.external.confirmation = deleted.next;
-      state.external.changedInLastPass = true;
-      events.push({ type: 'Normal', reason: 'DeletedExternalResource', message: deleted.summary });
-      return deleted.summary;
-    }
   }
+}
+
+/**
+ * The delete step. `releaseWhenGoneFrom`: the version the pass decided on, when the pass after
+ * a delete that answers gone would only remove the finalizer. The call then does that too, with
+ * this pass's events and its own: one call instead of two, and the workflow ends.
+ */
+async function deleteExternal(
+  ref: ResourceRef,
+  uid: string,
+  events: EventNote[],
+  state: CarriedState,
+  calls: ProviderCalls,
+  releaseWhenGoneFrom: string | undefined,
+): Promise<{ summary: string; released: boolean }> {
+  const summary = `delete external resource of ${describe(ref)}`;
+  const args: Parameters<ReconcileActivities['deleteExternal']> =
+    releaseWhenGoneFrom !== undefined ? [ref, uid, { decidedOn: releaseWhenGoneFrom, events }] : [ref, uid];
+  const deleted = await calls.deleteExternal.executeWithOptions({ summary }, args);
+  if (deleted.released !== undefined) return { summary: `${deleted.summary}; ${deleted.released}`, released: true };
+  // Gone at once: the pass that confirms it releases the object without the provider, on
+  // whichever worker it runs, instead of deleting again to find out.
+  if (deleted.gone) state.external.none = deleted.gone;
+  state.external.confirmation = deleted.next;
+  state.external.changedInLastPass = true;
+  events.push({ type: 'Normal', reason: DELETED_EXTERNAL_RESOURCE, message: deleted.summary });
+  return { summary: deleted.summary, released: false };
 }
 
 async function create(

@@ -3,7 +3,7 @@
 // test is the real one; only the I/O behind it is simulated.
 import { ApplicationFailure } from '@temporalio/common';
 import type { ReconcileActivities } from '#contract/reconcile-activities';
-import type { WriteBack } from '#contract/write-back';
+import type { EventNote, WriteBack } from '#contract/write-back';
 import type { Condition } from '#core/conditions';
 import type { ManagementAction } from '#core/managed';
 import type { PassObservation, ProviderError, ReferenceObservation } from '#contract/observation';
@@ -65,12 +65,22 @@ export class World {
     return this.object?.conditions.find((c) => c.type === type);
   }
 
-  private bump(o: WorldObject): void {
+  /** A write to the object: a new version, and a deleting object without finalizer is gone. */
+  protected bump(o: WorldObject): void {
     o.resourceVersion += 1;
     if (o.deleting && !o.finalizer) this.object = undefined;
   }
 
-  private live(uid: string): WorldObject {
+  /** Removes the finalizer and records `events`, as the real release does. */
+  protected release(uid: string, events: EventNote[]): string {
+    const o = this.live(uid);
+    o.finalizer = false;
+    this.bump(o);
+    this.events.push(...events.map((e) => `${e.type} ${e.reason}: ${e.message}`));
+    return 'removed finalizer';
+  }
+
+  protected live(uid: string): WorldObject {
     if (!this.object || this.object.uid !== uid) throw ApplicationFailure.nonRetryable('gone', OBJECT_GONE);
     return this.object;
   }
@@ -128,11 +138,7 @@ export class World {
       },
       async removeFinalizer(_ref, uid, events = []) {
         world.calls.push('removeFinalizer');
-        const o = world.live(uid);
-        o.finalizer = false;
-        world.bump(o);
-        world.events.push(...events.map((e) => `${e.type} ${e.reason}: ${e.message}`));
-        return 'removed finalizer';
+        return world.release(uid, events);
       },
       async resolveReferences(_ref, uid) {
         world.calls.push('resolveReferences');
