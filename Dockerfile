@@ -7,7 +7,7 @@ WORKDIR /app
 
 # Dependencies first, so editing a source file does not reinstall them. Dev
 # dependencies (vitest, tsc) are not needed to run; tsx is a runtime dependency.
-# patches/ goes in with them: npm ci's postinstall applies it to the Temporal SDK.
+# patches/ goes in with them: npm ci's postinstall applies them to the Temporal SDK and node-fetch.
 COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm ci --omit=dev && npm cache clean --force
