@@ -20,7 +20,7 @@ import {
 } from './decide';
 import { countFailedPass, decisionFailureClass } from './failure-metrics';
 import { activityFailure, failureMessage } from './activity-failures';
-import { FOLDED_WRITES } from './patches';
+import { FOLDED_WRITES, NO_WRITES_TO_GONE_OBJECT } from './patches';
 import { controlPlane, describe, runSteps } from './steps';
 import { planWriteBack } from './status';
 
@@ -95,7 +95,15 @@ async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): P
   if (ran.released) return { summary, complete: true };
   const failure = ran.failure?.message ?? plan.error;
   const failureClass = ran.failure?.failureClass;
-  if (ran.failure?.objectGone) state.dirty = true; // the next pass sees it is gone and ends
+  if (ran.failure?.objectGone) {
+    state.dirty = true; // the next pass sees it is gone and ends, or finds a new object of the name
+    // Nothing to write: no status for an object that is gone, and no warning that it is (a
+    // delete whose answer was lost after it released the object finds it so on its retry).
+    if (wf.patched(NO_WRITES_TO_GONE_OBJECT)) {
+      summary.error = failure;
+      return { summary, waitSeconds: 0, complete: false };
+    }
+  }
 
   const failuresBefore = state.consecutiveFailures;
   state.consecutiveFailures = failure === undefined ? 0 : state.consecutiveFailures + 1;

@@ -12,3 +12,11 @@
  * goes on as it did then.
  */
 export const FOLDED_WRITES = 'folded-writes';
+
+/**
+ * A pass whose step found its object gone writes neither status nor events, and the next pass
+ * follows at once (workflows/pass.ts). Before, it wrote a failed status, which failed in turn,
+ * and a warning event about the gone object. An id of its own: histories with FOLDED_WRITES
+ * may hold the old path, and this one is asked only on that rare path, so it costs nothing else.
+ */
+export const NO_WRITES_TO_GONE_OBJECT = 'no-writes-to-gone-object';

@@ -108,6 +108,11 @@ class ReleasingWorld extends World {
   deletesSynchronously = false;
   /** Someone changes the object while its delete runs: a release decided before must not happen. */
   changedDuringDelete = false;
+  /**
+   * The delete's answer is lost after it released the object (a cut connection), and its retry
+   * finds the object gone, as the real one does (PassContext.current).
+   */
+  answerLostAfterRelease = false;
 
   override activities(): ReconcileActivities {
     const activities = super.activities();
@@ -126,7 +131,9 @@ class ReleasingWorld extends World {
           // while the object is still the version it decided on.
           if (!releaseWhenGone || !decidedOnThis) return { ...deleted, gone };
           const own = { type: 'Normal' as const, reason: DELETED_EXTERNAL_RESOURCE, message: deleted.summary };
-          return { ...deleted, gone, released: this.release(uid, [...releaseWhenGone.events, own]) };
+          const released = this.release(uid, [...releaseWhenGone.events, own]);
+          if (this.answerLostAfterRelease) this.live(uid); // throws: the object is gone
+          return { ...deleted, gone, released };
         }
         this.calls.push('deleteExternal');
         throw failure;
@@ -825,6 +832,28 @@ describe('deletion that needs no provider, and deletion that waits for one', () 
         expect(world.object).toBeUndefined();
       },
       'delete-answered-gone-releases-at-once',
+    );
+  });
+
+  it('ends without writing to an object that a step found gone: no status, no warning', async () => {
+    const world = new ReleasingWorld();
+    world.deletesSynchronously = true;
+    world.answerLostAfterRelease = true;
+    await withWorkflow(
+      world,
+      async ({ handle, signal }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        const writesBefore = world.count('writeBack');
+        world.object!.deleting = true;
+        world.object!.resourceVersion += 1;
+        await signal();
+        await handle.result();
+        expect(world.calls.slice(-3)).toEqual(['observe', 'deleteExternal', 'observe']);
+        expect(world.count('writeBack')).toBe(writesBefore);
+        expect(world.events.filter((e) => e.startsWith('Warning'))).toEqual([]);
+        expect(world.object).toBeUndefined();
+      },
+      'step-finds-object-gone',
     );
   });
 
