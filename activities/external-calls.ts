@@ -1,5 +1,6 @@
 // The calls that change the external resource: create, update, delete. Each reads the object
-// fresh (ctx.current), acts on exactly the spec the pass decided on, and is safe to retry.
+// fresh (ctx.current), or, for a delete that may release it, at the version the workflow decided
+// on (ctx.decidedOn), acts on exactly the spec the pass decided on, and is safe to retry.
 // Create and delete also answer the observation of the pass that confirms them, when their own
 // answer says it all: that pass then needs neither a read nor a provider call.
 import { activityInfo, log } from '@temporalio/activity';
@@ -81,7 +82,13 @@ export function externalCallActivities(ctx: PassContext) {
      */
     async deleteExternal(ref: ResourceRef, uid: string, releaseWhenGone?: ReleaseWhenGone): Promise<ExternalDeletion> {
       return asActivity(async () => {
-        const mr = await ctx.current(ref, uid);
+        // The version the workflow decided on, from the cache: no GET per delete. A retry reads
+        // fresh, as it always did: an attempt whose answer was lost may have released the
+        // object, which the cache may not know yet.
+        const mr =
+          releaseWhenGone && activityInfo().attempt === 1
+            ? await ctx.decidedOn(ref, uid, releaseWhenGone.decidedOn)
+            : await ctx.current(ref, uid);
         const deleted = await (await ctx.connect(ref, mr)).delete(mr);
         if (typeof deleted === 'string') return { summary: deleted };
         if (!deleted.gone) return { summary: deleted.summary };

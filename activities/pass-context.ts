@@ -95,6 +95,19 @@ export class PassContext {
   }
 
   /**
+   * The object no older than `atLeast` (a version the workflow decided on), provided it is still
+   * the one this workflow reconciles: from the worker's cache once it has caught up with that
+   * version (ObjectSource), else a GET. For a call that acts on the version the workflow decided
+   * on and writes nothing that replaces what it read (a delete, whose release is a patch that
+   * carries the version it read).
+   */
+  async decidedOn(ref: ResourceRef, uid: string, atLeast: string): Promise<ManagedResource> {
+    const mr = await this.objects.read(ref, atLeast);
+    if (!mr || mr.metadata.uid !== uid) throw this.objectGone(ref, uid);
+    return mr;
+  }
+
+  /**
    * Runs a uid-guarded write. When the API server refuses it, one read tells a successor under
    * the same name (or no object at all) from a real error: the workflow must learn that its
    * object is gone, not retry a write that can never apply. A local activity re-run after a
