@@ -2,8 +2,8 @@
 // (patches/, applied by patch-package at install). node-fetch takes a chunked response for a cut
 // one when its socket still has a data listener once the response closes; on a keep-alive socket
 // (runtime/kube-config.ts) that listener is the next queued request's, so a whole response failed
-// with "Premature close" (node-fetch#1767). Under a burst of 500 VPCs that was 35 failed writes,
-// each retried, some shown for a moment in Synced. The patch trusts the HTTP parser: a message it
+// with "Premature close" (node-fetch#1767). Under a burst of 500 VPCs that was 35 failed reads
+// and writes, each an activity attempt retried. The patch trusts the HTTP parser: a message it
 // saw to its end is whole. These tests fail when the installed node-fetch is not the version the
 // patch was made for, when the false "Premature close" comes back, or when a body that is really
 // cut short stops failing.
