@@ -237,15 +237,21 @@ describe('the worker and watcher as the chart’s ServiceAccount', () => {
     for (const name of [legacy, legacyPatched, modern, patched]) expect(await remoteConfigMap(name, 'default')).toBeUndefined();
   });
 
-  it('keep an ObservedObjectCollection of each group, with one member per matching object, and delete them', async () => {
+  it('keep an ObservedObjectCollection of each group, with one member per matching object, as matching objects come, and delete them', async () => {
     const remoteNs = named('rbac-collection');
     await remoteKubectl(REMOTE, ['create', 'namespace', remoteNs]);
     const label = named('watched');
-    await remoteKubectl(
-      REMOTE,
-      ['apply', '-f', '-'],
-      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', namespace: remoteNs, labels: { rbac: label } } }),
-    );
+    const labelledConfigMaps: string[] = [];
+    const addLabelledConfigMap = async () => {
+      const name = `c${labelledConfigMaps.length + 1}`;
+      await remoteKubectl(
+        REMOTE,
+        ['apply', '-f', '-'],
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: remoteNs, labels: { rbac: label } } }),
+      );
+      labelledConfigMaps.push(name);
+    };
+    await addLabelledConfigMap();
     const collections = [
       {
         resource: 'observedobjectcollections.kubernetes.m.crossplane.io',
@@ -290,7 +296,16 @@ describe('the worker and watcher as the chart’s ServiceAccount', () => {
         ) as { items: KubeObject[] };
         return list.items;
       };
-      await eventually(async () => (await members()).length === 1, `collection ${name} to have one member`);
+      await eventually(
+        async () => (await members()).length === labelledConfigMaps.length,
+        `collection ${name} to have ${labelledConfigMaps.length} members`,
+      );
+      // Another matching object: the collection's update adds its member.
+      await addLabelledConfigMap();
+      await eventually(
+        async () => (await members()).length === labelledConfigMaps.length,
+        `collection ${name} to follow a new matching object`,
+      );
       await runKubectl([
         ...(collection.namespace ? ['-n', collection.namespace] : []),
         'delete',
@@ -301,8 +316,8 @@ describe('the worker and watcher as the chart’s ServiceAccount', () => {
       await gone(collection.resource, name, collection.namespace);
       await eventually(async () => (await members()).length === 0, `collection ${name}'s members to be gone`);
     }
-    // Observed, never owned: the ConfigMap stays.
-    expect(await remoteConfigMap('c1', remoteNs)).toBeDefined();
+    // Observed, never owned: the ConfigMaps stay.
+    for (const name of labelledConfigMaps) expect(await remoteConfigMap(name, remoteNs)).toBeDefined();
     await remoteKubectl(REMOTE, ['delete', 'namespace', remoteNs, '--wait=false']);
   });
 
