@@ -3,7 +3,7 @@
 // with metrics ports of their own, and a Temporal client. One run, one stack: nothing a previous
 // scenario left behind can be measured by the next.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -14,6 +14,10 @@ import { kubectl } from '#stack/kubectl';
 import { freePort } from '#stack/ports';
 import type { RunResult } from '#stack/run-command';
 import { startTestStack, type TestStack } from '#stack/test-stack';
+import { stopTemporal } from '#stack/temporal';
+import { startPostgres, type PostgresServer } from '#stack/postgres';
+import { startTemporalServer, type TemporalServer } from '#stack/temporal-server';
+import { temporalSettingsFromEnv } from '#runtime/temporal-connection';
 import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
 
 interface BenchStackOptions {
@@ -31,7 +35,20 @@ interface BenchStackOptions {
   keep: boolean;
   /** Run the watcher inside the worker (CHRONOPLANE_EMBEDDED_WATCHER) instead of as a process of its own. */
   embeddedWatcher?: boolean;
+  /**
+   * The Temporal the controllers use: the CLI's dev server (SQLite, one process), as every test
+   * does, or Temporal's own server on PostgreSQL, as operators run it (docs/production-temporal.md).
+   */
+  temporal?: BenchTemporal;
 }
+
+export type BenchTemporal = 'dev' | 'server';
+
+/** How a row names its Temporal. */
+export const TEMPORAL_LABELS: Record<BenchTemporal, string> = {
+  dev: 'the dev server (SQLite)',
+  server: "Temporal's own server on PostgreSQL",
+};
 
 export interface BenchStack {
   /** State of every server, worker and watcher (each writes `…/run/<name>.pid` under it). */
@@ -58,14 +75,33 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     await removeDir();
     throw error;
   }
+  let production: { postgres: PostgresServer; server: TemporalServer } | undefined;
+  const stopProduction = async () => {
+    // Temporal before its database, so it never sees PostgreSQL go away under it.
+    await production?.server.stop();
+    await production?.postgres.stop();
+  };
+  if (options.temporal === 'server') {
+    try {
+      production = await startProductionTemporal(dir, servers);
+    } catch (error) {
+      await servers.stop();
+      await removeDir();
+      throw error;
+    }
+  }
+  const temporalServer = production?.server;
   const [workerMetricsPort, watcherMetricsPort] = [await freePort(), await freePort()];
   // Encrypted as for a user, so the codec's cost is part of what is measured.
   const payloadKey = randomBytes(32).toString('base64');
+  const temporalNamespace = temporalServer?.namespace ?? servers.temporalNamespace;
   const environment = {
-    temporalAddress: servers.temporalAddress,
-    temporalNamespace: servers.temporalNamespace,
+    temporalAddress: temporalServer?.address ?? servers.temporalAddress,
+    temporalNamespace,
     kubeconfigPath: servers.kubeconfigPath,
     extra: {
+      // The server's address, namespace and mutual TLS, as a deployment's worker reads them.
+      ...temporalServer?.clientEnv,
       CHRONOPLANE_WORKER_METRICS_PORT: String(workerMetricsPort),
       CHRONOPLANE_WATCHER_METRICS_PORT: String(watcherMetricsPort),
       CHRONOPLANE_PAYLOAD_KEY: payloadKey,
@@ -83,14 +119,17 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   const stop = async () => {
     await connection?.close();
     await Promise.allSettled([stopController(dir, 'worker'), stopController(dir, 'watcher')]);
+    await stopProduction();
     await servers.stop();
     await removeDir();
   };
   try {
     const worker = await startController(dir, 'worker', { ...environment, extra: { ...environment.extra, ...workerNodeOptions } });
     const watcher = options.embeddedWatcher ? undefined : await startController(dir, 'watcher', environment);
-    connection = await Connection.connect({ address: servers.temporalAddress });
-    await waitUntilWorkerPolls(connection, servers.temporalNamespace);
+    connection = await Connection.connect(
+      temporalServer ? temporalSettingsFromEnv(temporalServer.clientEnv).connectionOptions() : { address: servers.temporalAddress },
+    );
+    await waitUntilWorkerPolls(connection, temporalNamespace);
     return {
       dir,
       servers,
@@ -99,7 +138,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       watcherMetricsPort,
       temporal: new Client({
         connection,
-        namespace: servers.temporalNamespace,
+        namespace: temporalNamespace,
         dataConverter: encryptingDataConverter(parsePayloadKeys(payloadKey, 'the bench key')),
       }),
       kubectl: (args, input) => kubectl(servers.kubeconfigPath, args, input),
@@ -107,6 +146,30 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+/**
+ * PostgreSQL and Temporal's server under the run's directory, in place of the dev server the test
+ * stack started, which stops so that its idle CPU is not counted. Their pid files sit under
+ * run/ directories like every other part's, so the CPU readings find them (postgres with its
+ * backends: bench/process-cpu.ts counts each process's descendants).
+ */
+async function startProductionTemporal(dir: string, servers: TestStack): Promise<{ postgres: PostgresServer; server: TemporalServer }> {
+  await stopTemporal(servers.startOptions.temporal.dir);
+  // PostgreSQL runs as its own user, which must reach its directory inside this one.
+  await chmod(dir, 0o755);
+  const postgres = await startPostgres({
+    dir: join(dir, 'postgres'),
+    port: await freePort(),
+    user: 'temporal',
+    password: randomBytes(16).toString('hex'),
+  });
+  try {
+    return { postgres, server: await startTemporalServer({ dir: join(dir, 'temporal-server'), postgres }) };
+  } catch (error) {
+    await postgres.stop();
     throw error;
   }
 }

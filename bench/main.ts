@@ -27,6 +27,8 @@
 //                               answers with realistic latencies (bench/ec2-latencies.ts: a NAT
 //                               gateway pending a minute), and report apply against their sum along
 //                               the heaviest chain
+//   --temporal-server           vpc, object: run on Temporal's own server with PostgreSQL, as
+//                               operators do (stack/temporal-server.ts), instead of the dev server
 //   --keep                      leave each scenario's state directory behind (logs, kubeconfig)
 //
 // Each scenario prints a table and writes JSON to bench/results/; with both network runs, a
@@ -68,6 +70,7 @@ const { values } = parseArgs({
     'embedded-watcher': { type: 'boolean', default: false },
     'realistic-latency': { type: 'boolean', default: false },
     kubectl: { type: 'boolean', default: false },
+    'temporal-server': { type: 'boolean', default: false },
   },
 });
 const scenario = values.scenario as Scenario;
@@ -83,6 +86,7 @@ const scale = {
   timeoutSeconds: Number(values.timeout ?? Math.max(600, Math.ceil(count * 0.6))),
   limit: !values['no-limit'],
   keep,
+  temporal: values['temporal-server'] ? ('server' as const) : ('dev' as const),
 };
 
 if (runs('moto')) await runMotoRequestCost({ count, plain: !values['no-plain'] });

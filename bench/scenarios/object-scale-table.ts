@@ -77,6 +77,8 @@ export interface ObjectScaleResult {
   concurrency: number;
   /** Whether Chronoplane's watcher ran inside its worker (--embedded-watcher). */
   embeddedWatcher?: boolean;
+  /** The Temporal Chronoplane ran on (results before 2026-11-27 20:00 ran on the dev server). */
+  temporal?: string;
   machine: { cores: number | undefined; node: string };
   loadAverage: Partial<Record<'atStart' | 'atEnd', number[]>>;
   chronoplane?: ObjectRow;
@@ -118,7 +120,7 @@ export function printObjectScaleTable(r: ObjectScaleResult): void {
   ];
   rows.push(...ratioRows(r));
   console.log(
-    `\n== ${r.count} Objects (ConfigMaps in a target cluster), ${r.concurrency} creates and deletes at a time${r.embeddedWatcher ? ', watcher inside the worker' : ''} ==`,
+    `\n== ${r.count} Objects (ConfigMaps in a target cluster), ${r.concurrency} creates and deletes at a time${r.embeddedWatcher ? ', watcher inside the worker' : ''}${r.temporal ? `, Temporal: ${r.temporal}` : ''} ==`,
   );
   console.log(table(rows));
   for (const [name, error] of Object.entries(r.errors)) console.log(`${name}: FAILED: ${error}`);

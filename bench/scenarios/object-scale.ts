@@ -26,7 +26,7 @@ import { refFor } from '#core/managed-kind';
 import { applyCrds } from '#stack/cluster-bootstrap';
 import { startKubeCluster } from '#stack/kube';
 import { applyRemoteProviderConfigs, registerRemoteClusters } from '#stack/remote-clusters';
-import { startBenchStack, type BenchStack } from '../chronoplane-stack';
+import { startBenchStack, TEMPORAL_LABELS, type BenchStack, type BenchTemporal } from '../chronoplane-stack';
 import { historyCost, perWorkflow } from '../history-cost';
 import {
   benchObject,
@@ -67,6 +67,8 @@ interface ObjectScaleOptions {
   keep: boolean;
   /** Run the watcher inside the worker (one process; our own writes are not signalled back). */
   embeddedWatcher?: boolean;
+  /** The Temporal Chronoplane's row runs on. */
+  temporal: BenchTemporal;
 }
 
 /** Where a row runs: Objects are created in the control cluster and land in the target. */
@@ -113,6 +115,7 @@ export async function runObjectScale(options: ObjectScaleOptions): Promise<Objec
     count: options.count,
     concurrency: OBJECT_CONCURRENCY,
     embeddedWatcher: options.embeddedWatcher === true,
+    temporal: TEMPORAL_LABELS[options.temporal],
     machine: await machine(),
     loadAverage: { atStart: loadAverage() },
     errors: {},
@@ -143,7 +146,7 @@ export async function runObjectScale(options: ObjectScaleOptions): Promise<Objec
 async function chronoplaneRow(targetDir: string, options: ObjectScaleOptions): Promise<ObjectRow> {
   // The target first and stopped last: a worker outliving it would only log failed watches.
   return withTargetCluster(targetDir, TARGET_NAME, async (target) => {
-    const bench = await startBenchStack({ keep: options.keep, embeddedWatcher: options.embeddedWatcher });
+    const bench = await startBenchStack({ keep: options.keep, embeddedWatcher: options.embeddedWatcher, temporal: options.temporal });
     if (options.keep) console.log(`Chronoplane's stack: ${bench.dir} (worker and watcher logs under logs/)`);
     try {
       const control = bench.servers.kubeconfigPath;

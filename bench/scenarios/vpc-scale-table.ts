@@ -20,6 +20,8 @@ export interface VpcScaleResult {
   count: number;
   /** How the VPCs were created and deleted (bench/bench-vpcs.ts). */
   userPart: UserPart;
+  /** The Temporal the controllers ran on (results before 2026-11-27 20:00 ran on the dev server). */
+  temporal?: string;
   machine: { cores: number | undefined; node: string };
   loadAverage: Partial<Record<'atStart' | 'afterApply' | 'afterIdle' | 'atEnd', number[]>>;
   motoLookups: string;
@@ -161,7 +163,7 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
       ['left at the EC2 endpoint', r.leftAtEc2 ? formatLeftovers(r.leftAtEc2) : 'not checked'],
     );
   }
-  console.log(`\n== ${count} VPCs: against the limit, settled, drifted, deleted ==`);
+  console.log(`\n== ${count} VPCs: against the limit, settled, drifted, deleted${r.temporal ? `, Temporal: ${r.temporal}` : ''} ==`);
   console.log(table(rows));
 }
 

@@ -21,7 +21,7 @@ import { refFor, workflowIdFor } from '#core/managed-kind';
 import { reconcileNowUpdate } from '#contract/reconcile-workflow';
 import { MOTO_PLAIN_LOOKUPS_ENV } from '#stack/moto';
 import { applyBenchVpcs, benchVpcName, deleteBenchVpcs, type UserPart } from '../bench-vpcs';
-import { startBenchStack, type BenchStack } from '../chronoplane-stack';
+import { startBenchStack, TEMPORAL_LABELS, type BenchStack, type BenchTemporal } from '../chronoplane-stack';
 import { measureDriftCorrection } from '../drift';
 import { ec2Inventory, inventoryAdded } from '../ec2-inventory';
 import { historyCost, perPassBetween, perWorkflow } from '../history-cost';
@@ -48,6 +48,8 @@ interface VpcScaleOptions {
   keep: boolean;
   /** The watcher inside the worker process rather than beside it. */
   embeddedWatcher: boolean;
+  /** The Temporal the controllers run on. */
+  temporal: BenchTemporal;
   /** How the VPCs are created and deleted (bench-vpcs.ts); `api` as the limit does. */
   userPart: UserPart;
 }
@@ -61,7 +63,12 @@ const DRIFT_SHARE = 0.01;
 
 export async function runVpcScale(options: VpcScaleOptions): Promise<VpcScaleResult> {
   instrumentMoto();
-  const bench = await startBenchStack({ watchNamespace: namespace, keep: options.keep, embeddedWatcher: options.embeddedWatcher });
+  const bench = await startBenchStack({
+    watchNamespace: namespace,
+    keep: options.keep,
+    embeddedWatcher: options.embeddedWatcher,
+    temporal: options.temporal,
+  });
   const rss = new RssSampler<'worker' | 'watcher'>(bench.pids);
   try {
     const result = await measureScale(bench, rss, options);
@@ -86,6 +93,7 @@ async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watch
     date: new Date().toISOString(),
     count,
     userPart: options.userPart,
+    temporal: TEMPORAL_LABELS[options.temporal],
     machine: await machine(),
     loadAverage: { atStart: loadAverage() },
     motoLookups: process.env[MOTO_PLAIN_LOOKUPS_ENV] === '1' ? 'as moto ships them' : 'shortcuts (stack/moto_lookup_shortcuts.py)',
