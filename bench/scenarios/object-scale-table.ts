@@ -77,7 +77,7 @@ export interface ObjectScaleResult {
   concurrency: number;
   /** Whether Chronoplane's watcher ran inside its worker (--embedded-watcher). */
   embeddedWatcher?: boolean;
-  /** The Temporal Chronoplane ran on (results before 2026-11-27 20:00 ran on the dev server). */
+  /** The Temporal Chronoplane ran on (absent from results older than the field: those ran on the dev server). */
   temporal?: string;
   machine: { cores: number | undefined; node: string };
   loadAverage: Partial<Record<'atStart' | 'atEnd', number[]>>;

@@ -20,7 +20,7 @@ export interface VpcScaleResult {
   count: number;
   /** How the VPCs were created and deleted (bench/bench-vpcs.ts). */
   userPart: UserPart;
-  /** The Temporal the controllers ran on (results before 2026-11-27 20:00 ran on the dev server). */
+  /** The Temporal the controllers ran on (absent from results older than the field: those ran on the dev server). */
   temporal?: string;
   machine: { cores: number | undefined; node: string };
   loadAverage: Partial<Record<'atStart' | 'afterApply' | 'afterIdle' | 'atEnd', number[]>>;
