@@ -18,6 +18,7 @@ import { stopTemporal } from '#stack/temporal';
 import { startPostgres, type PostgresServer } from '#stack/postgres';
 import { startTemporalServer, type TemporalServer } from '#stack/temporal-server';
 import { temporalSettingsFromEnv } from '#runtime/temporal-connection';
+import { enableStatementTimes } from './temporal-database';
 import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
 
 interface BenchStackOptions {
@@ -60,6 +61,8 @@ export interface BenchStack {
   /** Served by the watcher's process: the worker's, when embedded. */
   watcherMetricsPort: number;
   temporal: Client;
+  /** Temporal's PostgreSQL, with pg_stat_statements loaded, when it runs on Temporal's own server. */
+  temporalDatabase?: PostgresServer;
   kubectl(args: string[], input?: string): Promise<RunResult>;
   stop(): Promise<void>;
 }
@@ -141,6 +144,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         namespace: temporalNamespace,
         dataConverter: encryptingDataConverter(parsePayloadKeys(payloadKey, 'the bench key')),
       }),
+      ...(production ? { temporalDatabase: production.postgres } : {}),
       kubectl: (args, input) => kubectl(servers.kubeconfigPath, args, input),
       stop,
     };
@@ -165,9 +169,13 @@ async function startProductionTemporal(dir: string, servers: TestStack): Promise
     port: await freePort(),
     user: 'temporal',
     password: randomBytes(16).toString('hex'),
+    statementStats: true,
   });
   try {
-    return { postgres, server: await startTemporalServer({ dir: join(dir, 'temporal-server'), postgres }) };
+    const server = await startTemporalServer({ dir: join(dir, 'temporal-server'), postgres });
+    // Temporal's schema tool has made its database by now: the view goes there.
+    await enableStatementTimes(postgres);
+    return { postgres, server };
   } catch (error) {
     await postgres.stop();
     throw error;

@@ -5,6 +5,8 @@
 import { MOTO_COUNT_REQUESTS_ENV, readEc2CallCounts, summarizeEc2Calls, type Ec2CallCount, type Ec2CallSummary } from './ec2-call-counter';
 import { formatCounts } from './measure';
 import { cpuBetween, cpuSecondsOf } from './process-cpu';
+import { formatStatementTimes, statementTimes, statementTimesBetween, type StatementTimes } from './temporal-database';
+import type { PostgresServer } from '#stack/postgres';
 
 const LOCK_TIMES_PATH = '/chronoplane/lock-times';
 
@@ -22,6 +24,8 @@ export interface ProbeTarget {
   accessKeyId: string;
   /** Processes whose CPU time is measured, by name; `moto` is moto's. */
   processes: Record<string, number>;
+  /** Temporal's PostgreSQL, when the run is on Temporal's own server: where its statement time went. */
+  temporalDatabase?: PostgresServer;
 }
 
 /** Totals kept by stack/moto_request_stats.py since moto started. */
@@ -42,6 +46,7 @@ interface ProbeReading {
   ec2Calls: Ec2CallCount[];
   cpuSeconds: Record<string, number>;
   lock: MotoLockTimes & { maxWaitSeconds: number };
+  temporalDatabase?: StatementTimes;
 }
 
 export interface PhaseFigures {
@@ -57,15 +62,18 @@ export interface PhaseFigures {
   motoCpuShare: number;
   /** maxWaitSeconds is since moto started. */
   motoLock: MotoLockTimes & { maxWaitSeconds: number };
+  /** On Temporal's own server only. */
+  temporalDatabase?: StatementTimes;
 }
 
 export async function readProbe(target: ProbeTarget): Promise<ProbeReading> {
-  const [ec2Calls, cpuSeconds, lock] = await Promise.all([
+  const [ec2Calls, cpuSeconds, lock, temporalDatabase] = await Promise.all([
     readEc2CallCounts(target.ec2Endpoint),
     cpuSecondsOf(target.processes),
     readLockTimes(target.ec2Endpoint),
+    target.temporalDatabase ? statementTimes(target.temporalDatabase) : undefined,
   ]);
-  return { at: Date.now(), ec2Calls, cpuSeconds, lock };
+  return { at: Date.now(), ec2Calls, cpuSeconds, lock, ...(temporalDatabase ? { temporalDatabase } : {}) };
 }
 
 export function phaseBetween(target: ProbeTarget, before: ProbeReading, after: ProbeReading): PhaseFigures {
@@ -92,11 +100,14 @@ export function phaseBetween(target: ProbeTarget, before: ProbeReading, after: P
       over1s: difference('over1s'),
       maxWaitSeconds: round(after.lock.maxWaitSeconds),
     },
+    ...(before.temporalDatabase && after.temporalDatabase
+      ? { temporalDatabase: statementTimesBetween(before.temporalDatabase, after.temporalDatabase) }
+      : {}),
   };
 }
 
-/** Table rows for one phase, indented under a heading row the caller writes. */
-export function phaseRows(figures: PhaseFigures): string[][] {
+/** Table rows for one phase (of `resources`, when the caller knows), indented under a heading row the caller writes. */
+export function phaseRows(figures: PhaseFigures, resources?: number): string[][] {
   const { ec2Calls, motoLock } = figures;
   const rows = [
     ['  EC2 calls', `${ec2Calls.total}: ${formatCounts(ec2Calls.byAction)}`],
@@ -117,6 +128,9 @@ export function phaseRows(figures: PhaseFigures): string[][] {
     ['  moto time by action (all clients)', formatCounts(figures.motoSecondsByAction, ' s')],
     ['  CPU by process', formatCounts(figures.cpuSeconds, ' s')],
   );
+  if (figures.temporalDatabase) {
+    rows.push(["  Temporal's PostgreSQL, statement time", formatStatementTimes(figures.temporalDatabase, resources)]);
+  }
   return rows;
 }
 

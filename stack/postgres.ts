@@ -19,6 +19,8 @@ interface PostgresOptions {
   /** The superuser that initdb creates, and its password (scram-sha-256 over TCP). */
   user: string;
   password: string;
+  /** Load pg_stat_statements, so that a benchmark can say which statements the time went to. */
+  statementStats?: boolean;
 }
 
 export interface PostgresServer {
@@ -27,6 +29,8 @@ export interface PostgresServer {
   user: string;
   password: string;
   process: ManagedProcess;
+  /** Runs one SQL statement with psql over the local socket as the superuser; rows as lines, fields tab-separated. */
+  query(database: string, sql: string): Promise<string[][]>;
   stop(): Promise<void>;
 }
 
@@ -51,6 +55,7 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresS
       socketDir,
       '-c',
       'listen_addresses=127.0.0.1',
+      ...(options.statementStats ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : []),
     ]),
     logFile: join(options.dir, 'logs', 'postgres.log'),
     pidFile: join(options.dir, 'run', 'postgres.pid'),
@@ -63,6 +68,17 @@ export async function startPostgres(options: PostgresOptions): Promise<PostgresS
     user: options.user,
     password: options.password,
     process: serverProcess,
+    query: async (database, sql) => {
+      const psql = asServiceUser(join(bin, 'psql'), [
+        ...['-h', socketDir, '-p', String(options.port), '-U', options.user, '-d', database],
+        ...['--no-psqlrc', '--tuples-only', '--no-align', '--field-separator', '\t', '--set', 'ON_ERROR_STOP=1', '-c', sql],
+      ]);
+      const { stdout } = await runCommand(psql.command, psql.args);
+      return stdout
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => line.split('\t'));
+    },
     stop: () => stopPostgres(bin, dataDir, spec.pidFile),
   };
 }

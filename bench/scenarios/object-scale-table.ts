@@ -3,6 +3,7 @@
 import type { RequestCounts } from '../apiserver-requests';
 import { formatCounts, formatSeconds, table } from '../measure';
 import { formatLatencies } from '../worker-latencies';
+import { formatStatementTimes, type StatementTimes } from '../temporal-database';
 
 /** Requests per Object that the control cluster's and the target's API servers answered in a phase. */
 export interface ApiRequests {
@@ -54,6 +55,8 @@ export interface ObjectRow {
   workerSteps?: Record<string, { count: number; meanMs: number }>;
   /** Chronoplane only: the same during the delete. */
   workerStepsInDelete?: Record<string, { count: number; meanMs: number }>;
+  /** Chronoplane on Temporal's own server only: its PostgreSQL's statement time per phase. */
+  temporalDatabase?: { apply: StatementTimes; delete: StatementTimes };
   /** Chronoplane only: from a watch event to the workflow's signal, in the watcher (ms). */
   watchEventToSignalMs?: { p50: number; p95: number; p99: number; count: number };
   /** The peer only: its start (its own kube-apiserver, CRDs, a probe Object through and back). */
@@ -251,6 +254,12 @@ function detailRows(r: ObjectScaleResult): string[][] {
     }
     if (row.workerSteps) rows.push([`${label}: worker steps during the apply`, formatLatencies(row.workerSteps)]);
     if (row.workerStepsInDelete) rows.push([`${label}: worker steps during the delete`, formatLatencies(row.workerStepsInDelete)]);
+    if (row.temporalDatabase) {
+      rows.push(
+        [`${label}: Temporal's PostgreSQL, statement time in the apply`, formatStatementTimes(row.temporalDatabase.apply, r.count)],
+        [`${label}: Temporal's PostgreSQL, statement time in the delete`, formatStatementTimes(row.temporalDatabase.delete, r.count)],
+      );
+    }
     if (row.watchEventToSignalMs) {
       const w = row.watchEventToSignalMs;
       rows.push([`${label}: watch event to signal p50 / p95 / p99`, `${w.p50} / ${w.p95} / ${w.p99} ms (${w.count} signals)`]);

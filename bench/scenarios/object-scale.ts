@@ -28,6 +28,7 @@ import { startKubeCluster } from '#stack/kube';
 import { applyRemoteProviderConfigs, registerRemoteClusters } from '#stack/remote-clusters';
 import { startBenchStack, TEMPORAL_LABELS, type BenchStack, type BenchTemporal } from '../chronoplane-stack';
 import { historyCost, perWorkflow } from '../history-cost';
+import { statementTimes, statementTimesBetween, type StatementTimes } from '../temporal-database';
 import {
   benchObject,
   benchObjectName,
@@ -187,22 +188,37 @@ async function warmUp(servers: RowServers, options: ObjectScaleOptions): Promise
 
 async function measureChronoplane(bench: BenchStack, servers: RowServers, options: ObjectScaleOptions): Promise<ObjectRow> {
   const workerBefore = await readWorkerLatencies(bench.workerMetricsPort);
+  const database = bench.temporalDatabase;
+  const readDatabase = () => (database ? statementTimes(database) : Promise.resolve(undefined));
+  const databaseBefore = await readDatabase();
   let workerSteps: ObjectRow['workerSteps'];
   let workerBeforeDelete: Awaited<ReturnType<typeof readWorkerLatencies>> | undefined;
+  let databaseAfterApply: StatementTimes | undefined;
+  let databaseBeforeDelete: StatementTimes | undefined;
   let history: ObjectRow['history'];
   const row = await measureRow('Chronoplane', servers, options, {
     async afterApply() {
       workerSteps = latenciesBetween(workerBefore, await readWorkerLatencies(bench.workerMetricsPort));
+      databaseAfterApply = await readDatabase();
     },
     async beforeDelete() {
       history = await objectHistory(bench, options.count);
       workerBeforeDelete = await readWorkerLatencies(bench.workerMetricsPort);
+      databaseBeforeDelete = await readDatabase();
     },
   });
   const workerStepsInDelete =
     workerBeforeDelete && latenciesBetween(workerBeforeDelete, await readWorkerLatencies(bench.workerMetricsPort));
+  const databaseAfterDelete = await readDatabase();
+  const temporalDatabase =
+    databaseBefore && databaseAfterApply && databaseBeforeDelete && databaseAfterDelete
+      ? {
+          apply: statementTimesBetween(databaseBefore, databaseAfterApply),
+          delete: statementTimesBetween(databaseBeforeDelete, databaseAfterDelete),
+        }
+      : undefined;
   const watchEventToSignalMs = summarizeLatency(await (await fetch(`http://127.0.0.1:${bench.watcherMetricsPort}/metrics`)).text());
-  return { ...row, workerSteps, workerStepsInDelete, history, watchEventToSignalMs };
+  return { ...row, workerSteps, workerStepsInDelete, temporalDatabase, history, watchEventToSignalMs };
 }
 
 /** What a sample of the Objects' workflows wrote to Temporal, from their start until settled. */

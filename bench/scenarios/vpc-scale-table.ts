@@ -89,7 +89,7 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
       ['apply phase', ''],
       ['  EC2 calls per resource', perResource(apply.phase.ec2Calls.total)],
       ['  worker steps (count × mean)', formatLatencies(apply.workerSteps)],
-      ...phaseRows(apply.phase),
+      ...phaseRows(apply.phase, count),
     );
   }
   if (r.idle) {
@@ -159,7 +159,7 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
       ['delete phase', ''],
       ['  EC2 calls per resource', perResource(del.phase.ec2Calls.total)],
       ...(del.workerSteps ? [['  worker steps (count × mean)', formatLatencies(del.workerSteps)]] : []),
-      ...phaseRows(del.phase),
+      ...phaseRows(del.phase, count),
       ['left at the EC2 endpoint', r.leftAtEc2 ? formatLeftovers(r.leftAtEc2) : 'not checked'],
     );
   }

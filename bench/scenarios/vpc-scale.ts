@@ -87,8 +87,8 @@ async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watch
   const timeoutMs = options.timeoutSeconds * 1000;
   const pollSeconds = kindFor(vpcApi.group, vpcApi.kind).poll.steadySeconds;
   const processes = await processesUnder(bench.dir);
-  const ours: ProbeTarget = { ec2Endpoint, accessKeyId: OUR_ACCESS_KEY_ID, processes };
-  const limitProbe: ProbeTarget = { ...ours, accessKeyId: LIMIT_ACCESS_KEY_ID };
+  const limitProbe: ProbeTarget = { ec2Endpoint, accessKeyId: LIMIT_ACCESS_KEY_ID, processes };
+  const ours: ProbeTarget = { ...limitProbe, accessKeyId: OUR_ACCESS_KEY_ID, temporalDatabase: bench.temporalDatabase };
   const result: VpcScaleResult = {
     date: new Date().toISOString(),
     count,
