@@ -58,12 +58,17 @@ export class RemoteCluster {
     return 'metadata' in target ? targetKeyOf(this.connection.key, target) : { cluster: this.connection.key, ...target };
   }
 
-  /** The target from the shared watch, or from the server when the watch cannot answer yet; its changes wake `owner`. */
-  async read(owner: Owner, key: TargetKey): Promise<KubernetesObject | undefined> {
+  /**
+   * The target from the shared watch, or from the server when the watch cannot answer yet, or
+   * when `fresh` asks for the server's answer; its changes wake `owner`.
+   */
+  async read(owner: Owner, key: TargetKey, options: { fresh?: boolean } = {}): Promise<KubernetesObject | undefined> {
     const wake = this.wake;
     if (wake) watches.follow(key, this.kubeConfig, owner.metadata.uid, () => wake(owner as ManagedResource));
-    const cached = await this.calls.run(`watch ${key.kind} (${key.apiVersion})`, () => watches.cached(key, this.kubeConfig));
-    if (cached !== undefined) return cached ?? undefined;
+    if (!options.fresh) {
+      const cached = await this.calls.run(`watch ${key.kind} (${key.apiVersion})`, () => watches.cached(key, this.kubeConfig));
+      if (cached !== undefined) return cached ?? undefined;
+    }
     return this.calls.run(
       `get ${describeTarget(key)}`,
       () =>

@@ -20,6 +20,8 @@ const cluster = vi.hoisted(() => {
   const terminating = new Set<string>();
   const writes: string[] = [];
   const released: string[] = [];
+  /** Objects the shared watch has not seen yet: only a fresh read finds them. */
+  const unseen = new Set<string>();
   const id = (k: Key) => `${k.kind} ${k.namespace ? `${k.namespace}/` : ''}${k.name}`;
   const subset = (have: unknown, want: unknown): boolean =>
     want !== null && typeof want === 'object'
@@ -34,7 +36,8 @@ const cluster = vi.hoisted(() => {
     async placed(d: Obj): Promise<Obj> {
       return d.metadata.namespace || d.kind === 'Namespace' ? d : { ...d, metadata: { ...d.metadata, namespace: 'default' } };
     }
-    async read(_owner: unknown, key: Key): Promise<Obj | undefined> {
+    async read(_owner: unknown, key: Key, options: { fresh?: boolean } = {}): Promise<Obj | undefined> {
+      if (unseen.has(id(key)) && !options.fresh) return undefined;
       return structuredClone(objects.get(id(key)));
     }
     async isUpToDate(_owner: unknown, desired: Obj, live: Obj): Promise<boolean> {
@@ -63,7 +66,7 @@ const cluster = vi.hoisted(() => {
       released.push(...keys.map(id));
     }
   }
-  return { objects, terminating, writes, released, FakeRemote };
+  return { objects, terminating, writes, released, unseen, FakeRemote };
 });
 vi.mock('../../remote/cluster', () => ({ RemoteCluster: cluster.FakeRemote }));
 vi.mock('../../cluster-connection', async (importOriginal) => ({
@@ -83,6 +86,7 @@ let context: ConnectContext;
 beforeEach(() => {
   cluster.objects.clear();
   cluster.terminating.clear();
+  cluster.unseen.clear();
   cluster.writes.length = 0;
   cluster.released.length = 0;
   control = new Map([['Secret complex/sql', sourceSecret({ password: PASSWORD })]]);
@@ -265,6 +269,17 @@ describe('deleting', () => {
     expect(await client.observe(mr)).toMatchObject({ resourceExists: false });
     expect(cluster.released).toEqual(expect.arrayContaining(['Namespace wordpress', 'Secret default/wp-deployment-sql']));
     expect(forgetControlObjects).toHaveBeenCalledWith('uid-1');
+  });
+
+  it('deletes an object it has just made though the watch has not seen it yet, reading the server', async () => {
+    const mr = resource({});
+    await (await connect(mr)).create(mr);
+    cluster.writes.length = 0;
+    cluster.unseen.add('Deployment wordpress/wordpress');
+    const deleting = resource({ deleting: true });
+    expect(await (await connect(deleting)).delete(deleting)).toMatchObject({ gone: true });
+    expect(cluster.writes).toEqual(['delete Deployment wordpress/wordpress']);
+    expect(remote('Deployment wordpress/wordpress')).toBeUndefined();
   });
 
   it('leaves an object that is not its own alone and does not wait for it', async () => {

@@ -137,7 +137,10 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
   async delete(mr: Resource): Promise<ExternalDeletion> {
     const template = await this.remote.placed(desiredTemplate(mr));
     const key = this.remote.keyOf(template);
-    const live = await this.remote.read(mr, key);
+    // From the server, not the watch: the watch may not have seen a create of the pass just
+    // before (a name another resource had just freed), and an object of ours taken for absent,
+    // or for the previous owner's, would be left behind for ever.
+    const live = await this.remote.read(mr, key, { fresh: true });
     const ours = live !== undefined && isOurs(live, mr.metadata.uid);
     const removed = await this.removeSecrets(mr, secretsMadeWith(mr, ours ? live : undefined));
     // An object that is not ours was never touched and is not waited for.
@@ -220,7 +223,8 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
     const removed: string[] = [];
     for (const name of names) {
       const key = this.secretKey(mr, name);
-      const have = await this.remote.read(mr, key);
+      // Fresh for the reason the delete's own read is.
+      const have = await this.remote.read(mr, key, { fresh: true });
       if (have && isOurs(have, mr.metadata.uid)) {
         await this.remote.delete(mr, { apiVersion: key.apiVersion, kind: key.kind, metadata: { name, namespace: key.namespace } });
         removed.push(name);
