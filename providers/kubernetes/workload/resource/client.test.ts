@@ -282,6 +282,15 @@ describe('deleting', () => {
     expect(remote('Deployment wordpress/wordpress')).toBeUndefined();
   });
 
+  it('does not take an object it has just made for gone while being deleted, though the watch has not seen it yet', async () => {
+    const mr = resource({});
+    await (await connect(mr)).create(mr);
+    cluster.unseen.add('Deployment wordpress/wordpress');
+    const deleting = resource({ deleting: true });
+    expect(await (await connect(deleting)).observe(deleting)).toMatchObject({ resourceExists: true });
+    expect(cluster.released).toEqual([]);
+  });
+
   it('leaves an object that is not its own alone and does not wait for it', async () => {
     cluster.objects.set('Deployment wordpress/wordpress', {
       apiVersion: 'apps/v1',

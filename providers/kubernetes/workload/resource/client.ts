@@ -100,9 +100,12 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
 
   async observe(mr: Resource): Promise<Observation> {
     const template = await this.remote.placed(desiredTemplate(mr));
-    const live = await this.remote.read(mr, this.remote.keyOf(template));
+    const deleting = Boolean(mr.metadata.deletionTimestamp);
+    // Whether anything of ours is left, which releases the resource, is the server's answer
+    // (see delete): the watch may not yet hold what the pass just before made.
+    const live = await this.remote.read(mr, this.remote.keyOf(template), { fresh: deleting });
     const atProvider = this.atProviderOf(live);
-    if (mr.metadata.deletionTimestamp) {
+    if (deleting) {
       const left = await this.ownedObjects(mr, template, live);
       if (left.length === 0) this.release(mr, template, live);
       return { resourceExists: left.length > 0, resourceUpToDate: true, atProvider };
@@ -139,7 +142,8 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
     const key = this.remote.keyOf(template);
     // From the server, not the watch: the watch may not have seen a create of the pass just
     // before (a name another resource had just freed), and an object of ours taken for absent,
-    // or for the previous owner's, would be left behind for ever.
+    // or for the previous owner's, would be left behind for ever. Deletes are rare; the GET is
+    // cheap beside what a leaked object costs.
     const live = await this.remote.read(mr, key, { fresh: true });
     const ours = live !== undefined && isOurs(live, mr.metadata.uid);
     const removed = await this.removeSecrets(mr, secretsMadeWith(mr, ours ? live : undefined));
@@ -242,7 +246,7 @@ class ResourceClient implements ExternalClient<unknown, ResourceObservation> {
     const left = ours ? [this.remote.keyOf(template)] : [];
     for (const name of secretsMadeWith(mr, ours ? live : undefined)) {
       const key = this.secretKey(mr, name);
-      const have = await this.remote.read(mr, key);
+      const have = await this.remote.read(mr, key, { fresh: true });
       if (have && isOurs(have, mr.metadata.uid)) left.push(key);
     }
     return left;
