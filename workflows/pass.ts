@@ -20,7 +20,6 @@ import {
 } from './decide';
 import { countFailedPass, decisionFailureClass } from './failure-metrics';
 import { activityFailure, failureMessage } from './activity-failures';
-import { FOLDED_WRITES, NO_WRITES_TO_GONE_OBJECT } from './patches';
 import { controlPlane, describe, runSteps } from './steps';
 import { planWriteBack } from './status';
 
@@ -80,12 +79,12 @@ async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): P
   // A pass that releases the object records what the pass before it did with the finalizer's
   // removal, in one activity, instead of in a write of its own after it.
   const eventsWithRelease =
-    plan.complete && deferredEvents?.length && plan.steps.at(-1)?.kind === 'removeFinalizer' && wf.patched(FOLDED_WRITES)
+    plan.complete && deferredEvents?.length && plan.steps.at(-1)?.kind === 'removeFinalizer'
       ? deferredEvents
       : undefined;
   // A delete that answers gone may release the object in the same call, as the pass after it
   // would: one activation and one marker fewer per deleted resource.
-  const releaseWhenGone = onlyReleaseOnceGone(plan, object, external, context) && wf.patched(FOLDED_WRITES);
+  const releaseWhenGone = onlyReleaseOnceGone(plan, object, external, context);
   const ran = await runSteps(ref, object.uid, plan.steps, events, state, {
     quickProviderCalls: observation.quickProviderCalls === true,
     ...(eventsWithRelease ? { eventsWithRelease } : {}),
@@ -99,10 +98,8 @@ async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): P
     state.dirty = true; // the next pass sees it is gone and ends, or finds a new object of the name
     // Nothing to write: no status for an object that is gone, and no warning that it is (a
     // delete whose answer was lost after it released the object finds it so on its retry).
-    if (wf.patched(NO_WRITES_TO_GONE_OBJECT)) {
-      summary.error = failure;
-      return { summary, waitSeconds: 0, complete: false };
-    }
+    summary.error = failure;
+    return { summary, waitSeconds: 0, complete: false };
   }
 
   const failuresBefore = state.consecutiveFailures;

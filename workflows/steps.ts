@@ -9,7 +9,6 @@ import { DELETED_EXTERNAL_RESOURCE, type EventNote } from '#contract/write-back'
 import type { Step } from './decide';
 import { activityFailure, failureMessage, isObjectGone, ownWritesBefore } from './activity-failures';
 import { holdEchoes, releaseEchoes } from './echoes';
-import { FOLDED_WRITES } from './patches';
 
 // Reading the object, observing the provider and the idempotent writes to our own API server
 // (finalizer, status, events) are short, so they run as local activities: one marker event
@@ -86,7 +85,7 @@ export async function runSteps(
     for (let i = 0; i < steps.length; i += 1) {
       const step = steps[i]!;
       if (step.kind === 'lateInitialize') run.lateInitialized = step.fields;
-      else if (step.kind === 'addFinalizer' && steps[i + 1]?.kind === 'create' && wf.patched(FOLDED_WRITES)) {
+      else if (step.kind === 'addFinalizer' && steps[i + 1]?.kind === 'create') {
         // The finalizer goes in with the create, in one activity: one activation fewer.
         run.actions.push(await create(ref, uid, events, state, calls, true));
         i += 1;
