@@ -3,7 +3,7 @@
 // with metrics ports of their own, and a Temporal client. One run, one stack: nothing a previous
 // scenario left behind can be measured by the next.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -15,8 +15,8 @@ import { freePort } from '#stack/ports';
 import type { RunResult } from '#stack/run-command';
 import { startTestStack, type TestStack } from '#stack/test-stack';
 import { stopTemporal } from '#stack/temporal';
-import { startPostgres, type PostgresServer } from '#stack/postgres';
-import { startTemporalServer, type TemporalServer } from '#stack/temporal-server';
+import type { PostgresServer } from '#stack/postgres';
+import { startTemporalOnPostgres, type TemporalOnPostgres } from '#stack/temporal-server';
 import { temporalSettingsFromEnv } from '#runtime/temporal-connection';
 import { enableStatementTimes } from './temporal-database';
 import { encryptingDataConverter, parsePayloadKeys } from '#runtime/payload-keys';
@@ -78,12 +78,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     await removeDir();
     throw error;
   }
-  let production: { postgres: PostgresServer; server: TemporalServer } | undefined;
-  const stopProduction = async () => {
-    // Temporal before its database, so it never sees PostgreSQL go away under it.
-    await production?.server.stop();
-    await production?.postgres.stop();
-  };
+  let production: TemporalOnPostgres | undefined;
   if (options.temporal === 'server') {
     try {
       production = await startProductionTemporal(dir, servers);
@@ -122,7 +117,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   const stop = async () => {
     await connection?.close();
     await Promise.allSettled([stopController(dir, 'worker'), stopController(dir, 'watcher')]);
-    await stopProduction();
+    await production?.stop();
     await servers.stop();
     await removeDir();
   };
@@ -160,24 +155,15 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
  * run/ directories like every other part's, so the CPU readings find them (postgres with its
  * backends: bench/process-cpu.ts counts each process's descendants).
  */
-async function startProductionTemporal(dir: string, servers: TestStack): Promise<{ postgres: PostgresServer; server: TemporalServer }> {
+async function startProductionTemporal(dir: string, servers: TestStack): Promise<TemporalOnPostgres> {
   await stopTemporal(servers.startOptions.temporal.dir);
-  // PostgreSQL runs as its own user, which must reach its directory inside this one.
-  await chmod(dir, 0o755);
-  const postgres = await startPostgres({
-    dir: join(dir, 'postgres'),
-    port: await freePort(),
-    user: 'temporal',
-    password: randomBytes(16).toString('hex'),
-    statementStats: true,
-  });
+  const production = await startTemporalOnPostgres(dir, { statementStats: true });
   try {
-    const server = await startTemporalServer({ dir: join(dir, 'temporal-server'), postgres });
     // Temporal's schema tool has made its database by now: the view goes there.
-    await enableStatementTimes(postgres);
-    return { postgres, server };
+    await enableStatementTimes(production.postgres);
+    return production;
   } catch (error) {
-    await postgres.stop();
+    await production.stop();
     throw error;
   }
 }

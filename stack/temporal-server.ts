@@ -5,14 +5,16 @@
 // Temporal's docs tell an operator to. Everything else (internode traffic, PostgreSQL) stays on
 // 127.0.0.1 in plain text.
 import { Connection } from '@temporalio/client';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { SEARCH_ATTRIBUTE_FLAGS } from '#contract/search-attributes';
 import { dynamicConfigFile } from './temporal-dynamic-config';
 import { ensureTemporalBinary, ensureTemporalServer, TEMPORAL_SERVER_VERSION, type TemporalServerTools } from './install';
-import type { PostgresServer } from './postgres';
+import { freePort } from './ports';
+import { startPostgres, type PostgresServer } from './postgres';
 import { stopProcess, type ManagedProcess } from './processes';
 import { startUntilReady, type Probe } from './readiness';
 import { runCommand } from './run-command';
@@ -44,6 +46,44 @@ export interface TemporalServer {
   clientEnv: Record<string, string>;
   process: ManagedProcess;
   stop(): Promise<void>;
+}
+
+/** Temporal's server on a PostgreSQL of its own: the setup of docs/production-temporal.md. */
+export interface TemporalOnPostgres {
+  postgres: PostgresServer;
+  server: TemporalServer;
+  /** Temporal before its database, so it never sees PostgreSQL go away under it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts PostgreSQL in `dir`/postgres and Temporal's server on it in `dir`/temporal-server;
+ * `statementStats` loads pg_stat_statements (stack/postgres.ts).
+ */
+export async function startTemporalOnPostgres(dir: string, options: { statementStats?: boolean } = {}): Promise<TemporalOnPostgres> {
+  // PostgreSQL runs as its own user, which must reach its directory inside this one.
+  await chmod(dir, 0o755);
+  const postgres = await startPostgres({
+    dir: join(dir, 'postgres'),
+    port: await freePort(),
+    user: 'temporal',
+    password: randomBytes(16).toString('hex'),
+    ...(options.statementStats ? { statementStats: true } : {}),
+  });
+  try {
+    const server = await startTemporalServer({ dir: join(dir, 'temporal-server'), postgres });
+    return {
+      postgres,
+      server,
+      stop: async () => {
+        await server.stop();
+        await postgres.stop();
+      },
+    };
+  } catch (error) {
+    await postgres.stop();
+    throw error;
+  }
 }
 
 const DATABASES = { temporal: 'temporal', visibility: 'temporal_visibility' } as const;

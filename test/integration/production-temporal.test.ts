@@ -5,13 +5,11 @@
 // The server is this file's own; kube and moto are the integration run's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ControlPlane, eventually, vpcManifest } from './harness';
-import { freePort } from '#stack/ports';
-import { startPostgres, type PostgresServer } from '#stack/postgres';
-import { startTemporalServer, type TemporalServer } from '#stack/temporal-server';
+import { startTemporalOnPostgres, type TemporalOnPostgres, type TemporalServer } from '#stack/temporal-server';
 import { temporalSettingsFromEnv } from '#runtime/temporal-connection';
 import { refFor, workflowIdFor } from '#core/managed-kind';
 import { vpcApi } from '#providers/aws/ec2/vpc/schema';
@@ -25,7 +23,7 @@ import {
 } from '#contract/search-attributes';
 
 let dir: string;
-let postgres: PostgresServer | undefined;
+let temporal: TemporalOnPostgres | undefined;
 let server: TemporalServer | undefined;
 let plane: ControlPlane | undefined;
 let connection: Connection | undefined;
@@ -36,15 +34,8 @@ const FIRST_BUILD_MS = 40 * 60_000;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chronoplane-production-temporal-'));
-  // PostgreSQL runs as its own user, which must reach its directory inside this one.
-  await chmod(dir, 0o755);
-  postgres = await startPostgres({
-    dir: join(dir, 'postgres'),
-    port: await freePort(),
-    user: 'temporal',
-    password: 'temporal-test-password',
-  });
-  server = await startTemporalServer({ dir: join(dir, 'temporal'), postgres });
+  temporal = await startTemporalOnPostgres(dir);
+  server = temporal.server;
   plane = await ControlPlane.start('prod-temporal', server.clientEnv);
   // The test's own client reads the same variables the worker does, and decrypts as it encrypts.
   connection = await Connection.connect(temporalSettingsFromEnv(server.clientEnv).connectionOptions());
@@ -54,9 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await plane?.stop();
   await connection?.close();
-  // Temporal before its database, so it never sees PostgreSQL go away under it.
-  await server?.stop();
-  await postgres?.stop();
+  await temporal?.stop();
   if (process.env.CHRONOPLANE_KEEP_TEST_STACK !== '1') await rm(dir, { recursive: true, force: true });
 });
 
