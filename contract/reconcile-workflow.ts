@@ -100,6 +100,11 @@ export interface StatusKnowledge {
 
 export interface ReconcileInput {
   ref: ResourceRef;
+  /**
+   * The watch event the workflow was started for, when the watcher started it rather than
+   * signalled it (eager start, watcher/signaler.ts): heard as the signal would have been.
+   */
+  event?: ResourceEvent;
   carried?: CarriedState;
   /** History events after which a run continues as new; defaults to 2,000. */
   historyBudget?: number;

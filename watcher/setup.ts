@@ -44,6 +44,8 @@ export function setUpWatcher(kubeConfig: KubeConfig, client: Client, logger: Log
     metrics,
     ownWrites,
     leaderElection: election !== undefined,
+    // Embedded in the worker, the client is the worker's, on its NativeConnection.
+    eagerStart: ownWrites !== undefined,
   });
   metrics.leader.set(election ? 0 : 1);
 

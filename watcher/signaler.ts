@@ -2,7 +2,12 @@
 // coalesced: while a signal for it is in flight, later events only replace the pending one, so
 // a burst becomes at most two signals and the workflow's pass covers them all. Failed signals
 // are retried with backoff; an event is never dropped because Temporal was briefly away.
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+//
+// A watcher inside the worker's process starts the workflow of a resource it sees for the first
+// time with Temporal's eager workflow start instead: the server hands the first workflow task
+// back in its answer, to this process's worker, rather than through a task-queue poll, and the
+// event travels as the workflow's input rather than as a signal (one history event fewer).
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { RECONCILE_WORKFLOW, resourceEventSignal, type ReconcileInput, type ResourceEvent } from '#contract/reconcile-workflow';
 import { workflowIdFor, type ResourceRef } from '#core/managed-kind';
 import { isPermanentSignalError } from './signal-errors';
@@ -13,6 +18,8 @@ interface SignalRequest {
   event: ResourceEvent;
   /** When the watch event arrived (ms since epoch), for the latency metric. */
   receivedAt: number;
+  /** The object is new to Chronoplane (no finalizer yet): its workflow most likely does not exist. */
+  firstSight?: boolean;
 }
 
 interface SignalerOptions {
@@ -21,6 +28,11 @@ interface SignalerOptions {
   /** `permanent`: the request will never succeed as written, so it was dropped, not retried. */
   onError?: (request: SignalRequest, error: unknown, permanent: boolean) => void;
   maxConcurrent?: number;
+  /**
+   * Start a first-sight resource's workflow eagerly. Only for a client on the worker's own
+   * NativeConnection, which the SDK requires: the task comes back to that worker.
+   */
+  eagerStart?: boolean;
 }
 
 export class Signaler {
@@ -84,7 +96,7 @@ export class Signaler {
     }
   }
 
-  private async send(workflowId: string, { ref, event }: SignalRequest): Promise<void> {
+  private async send(workflowId: string, { ref, event, firstSight }: SignalRequest): Promise<void> {
     if (event.type === 'DELETED') {
       // The object is already gone from the API server: if its workflow has finished there is
       // nothing to tell, and starting a new one would only find the object missing.
@@ -95,19 +107,32 @@ export class Signaler {
       }
       return;
     }
-    const input: ReconcileInput = { ref };
-    await this.client.workflow.signalWithStart(RECONCILE_WORKFLOW, {
+    const options = {
       workflowId,
       taskQueue: this.options.taskQueue,
-      args: [input],
-      signal: resourceEventSignal,
-      signalArgs: [event],
       typedSearchAttributes: [
         { key: ResourceKindKey, value: ref.kind },
         { key: ResourceNamespaceKey, value: ref.namespace },
         { key: ResourceNameKey, value: ref.name },
       ],
       staticSummary: `reconcile ${ref.kind} ${ref.namespace}/${ref.name}`,
+    };
+    if (this.options.eagerStart && firstSight && event.type === 'ADDED') {
+      try {
+        await this.client.workflow.start(RECONCILE_WORKFLOW, { ...options, args: [{ ref, event }], requestEagerStart: true });
+        return;
+      } catch (error) {
+        // Running after all (the object was applied again under the same name while its
+        // predecessor's workflow was finishing): it hears the event as a signal, as always.
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    }
+    const input: ReconcileInput = { ref };
+    await this.client.workflow.signalWithStart(RECONCILE_WORKFLOW, {
+      ...options,
+      args: [input],
+      signal: resourceEventSignal,
+      signalArgs: [event],
     });
   }
 }

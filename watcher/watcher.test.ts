@@ -1,12 +1,12 @@
 // The watcher embedded in the worker: an event of the worker's own write still wakes the
 // objects that depend on it, but is not signalled to the object's own workflow, which knows it.
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_NAME } from '#core/annotations';
-import type { ResourceEvent } from '#contract/reconcile-workflow';
+import { EXTERNAL_NAME, FINALIZER } from '#core/annotations';
+import type { ReconcileInput, ResourceEvent } from '#contract/reconcile-workflow';
 import { OwnWrites } from '#runtime/own-writes';
 import { Watcher } from './watcher';
 import { testKindApi } from '#test/unit/kind-api';
@@ -180,5 +180,52 @@ describe('watcher under leader election', () => {
     watcher.handleEvent(vpcApi, object('VPC', 'net', '1', {}), 'ADDED');
     await watcher.stop();
     expect(signalled).toEqual(['VPC.ec2.aws.chronoplane.io/team-a/net']);
+  });
+});
+
+describe('watcher embedded in the worker, starting workflows eagerly', () => {
+  /** Records each call as `start <id>` or `signal <id>`; a start of an id in `running` finds it running. */
+  function startingClient(calls: string[], running: Set<string>): Client {
+    return {
+      workflow: {
+        start: async (_type: string, options: { workflowId: string; args: [ReconcileInput]; requestEagerStart?: boolean }) => {
+          if (running.has(options.workflowId)) throw new WorkflowExecutionAlreadyStartedError('already started', options.workflowId, _type);
+          expect(options.requestEagerStart).toBe(true);
+          calls.push(`start ${options.workflowId} with ${options.args[0].event?.type} ${options.args[0].event?.resourceVersion}`);
+        },
+        signalWithStart: async (_type: string, options: { workflowId: string; signalArgs: [ResourceEvent] }) =>
+          void calls.push(`signal ${options.workflowId} with ${options.signalArgs[0].type} ${options.signalArgs[0].resourceVersion}`),
+        getHandle: (id: string) => ({ signal: async () => void calls.push(`signal ${id}`) }),
+      },
+    } as unknown as Client;
+  }
+  const finalized = (obj: KubernetesObject): KubernetesObject => ({ ...obj, metadata: { ...obj.metadata, finalizers: [FINALIZER] } });
+
+  it('starts the workflow of a new object with its event as input, and signals one Chronoplane has reconciled', async () => {
+    const calls: string[] = [];
+    const watcher = vpcWatcher(startingClient(calls, new Set()), { eagerStart: true });
+    watcher.handleEvent(vpcApi, object('VPC', 'new', '1', {}), 'ADDED');
+    watcher.handleEvent(vpcApi, finalized(object('VPC', 'known', '2', {})), 'ADDED');
+    await watcher.stop();
+    expect(calls.sort()).toEqual([
+      'signal VPC.ec2.aws.chronoplane.io/team-a/known with ADDED 2',
+      'start VPC.ec2.aws.chronoplane.io/team-a/new with ADDED 1',
+    ]);
+  });
+
+  it('signals a new object whose workflow turns out to be running (the name applied again while its predecessor ends)', async () => {
+    const calls: string[] = [];
+    const watcher = vpcWatcher(startingClient(calls, new Set(['VPC.ec2.aws.chronoplane.io/team-a/again'])), { eagerStart: true });
+    watcher.handleEvent(vpcApi, object('VPC', 'again', '5', {}), 'ADDED');
+    await watcher.stop();
+    expect(calls).toEqual(['signal VPC.ec2.aws.chronoplane.io/team-a/again with ADDED 5']);
+  });
+
+  it('never starts eagerly without the option (a watcher in its own process has no worker to hand the task to)', async () => {
+    const calls: string[] = [];
+    const watcher = vpcWatcher(startingClient(calls, new Set()));
+    watcher.handleEvent(vpcApi, object('VPC', 'new', '1', {}), 'ADDED');
+    await watcher.stop();
+    expect(calls).toEqual(['signal VPC.ec2.aws.chronoplane.io/team-a/new with ADDED 1']);
   });
 });

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { KindApi } from '#core/managed-kind';
 import type { ReferenceDeclaration } from '#core/references/declaration';
 import { refFor, workflowIdFor } from '#core/managed-kind';
+import { FINALIZER } from '#core/annotations';
 import { SignalFilter } from './signal-filter';
 import { watchKind, type KindWatch, type WatchHandler } from '#runtime/informers';
 import { Signaler } from './signaler';
@@ -34,6 +35,11 @@ interface WatcherOptions {
    * keeps its view of every object current but signals nothing until startLeading().
    */
   leaderElection?: boolean;
+  /**
+   * The client is on the worker's own NativeConnection (embedded there): the workflow of an
+   * object seen for the first time is started eagerly (signaler.ts).
+   */
+  eagerStart?: boolean;
 }
 
 interface KnownObject {
@@ -64,6 +70,7 @@ export class Watcher {
     this.references = new ReferenceIndex(options.referencesOf ?? (() => undefined));
     this.signaler = new Signaler(options.client, {
       taskQueue: options.taskQueue,
+      eagerStart: options.eagerStart,
       onSent: (request, seconds) => {
         metrics?.eventToSignal.observe(seconds);
         metrics?.signals.inc({ kind: request.ref.kind, event: request.event.type });
@@ -153,6 +160,8 @@ export class Watcher {
         ref: refFor(api, obj.metadata!.namespace ?? '', obj.metadata!.name!),
         event: { type, uid, generation: obj.metadata!.generation, resourceVersion: obj.metadata!.resourceVersion ?? '' },
         receivedAt,
+        // Every resource Chronoplane has reconciled carries its finalizer; one without it is new.
+        firstSight: type === 'ADDED' && !obj.metadata!.finalizers?.includes(FINALIZER),
       });
     };
     // While an activity here writes this object, its event may be that write's echo, arriving

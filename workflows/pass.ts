@@ -79,9 +79,7 @@ async function runPass(ref: ResourceRef, state: CarriedState, woken: boolean): P
   // A pass that releases the object records what the pass before it did with the finalizer's
   // removal, in one activity, instead of in a write of its own after it.
   const eventsWithRelease =
-    plan.complete && deferredEvents?.length && plan.steps.at(-1)?.kind === 'removeFinalizer'
-      ? deferredEvents
-      : undefined;
+    plan.complete && deferredEvents?.length && plan.steps.at(-1)?.kind === 'removeFinalizer' ? deferredEvents : undefined;
   // A delete that answers gone may release the object in the same call, as the pass after it
   // would: one activation and one marker fewer per deleted resource.
   const releaseWhenGone = onlyReleaseOnceGone(plan, object, external, context);

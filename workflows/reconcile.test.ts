@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
+import { Client, type WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { writeFile } from 'node:fs/promises';
@@ -16,7 +17,14 @@ import { deletionBlockedBy } from './decide';
 import { releasableWithoutProvider } from '#contract/observation';
 import { DELETED_EXTERNAL_RESOURCE } from '#contract/write-back';
 import { withSyncedNote } from '#core/conditions';
-import { RECONCILE_WORKFLOW, reconcileNowUpdate, resourceEventSignal, stateQuery, type ReconcileInput } from '#contract/reconcile-workflow';
+import {
+  RECONCILE_WORKFLOW,
+  reconcileNowUpdate,
+  resourceEventSignal,
+  stateQuery,
+  type ReconcileInput,
+  type ResourceEvent,
+} from '#contract/reconcile-workflow';
 import { ReadyKey, SyncedKey } from '#contract/search-attributes';
 import { workflowIdFor, type ResourceRef } from '#core/managed-kind';
 
@@ -32,8 +40,18 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-/** Runs `body` with a worker serving one fresh workflow over `world`. */
-async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, recordAs?: string, historyBudget?: number): Promise<void> {
+/**
+ * Runs `body` with a worker serving one fresh workflow over `world`, signalled with start as
+ * the watcher does, or (`eagerStart`) started with the event as its input, as the watcher
+ * embedded in the worker does for an object it sees first.
+ */
+async function withWorkflow(
+  world: World,
+  body: (h: Harness) => Promise<void>,
+  recordAs?: string,
+  historyBudget?: number,
+  eagerStart = false,
+): Promise<void> {
   counter += 1;
   const taskQueue = `reconcile-test-${counter}`;
   const ref: ResourceRef = {
@@ -49,15 +67,28 @@ async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, r
     activities: world.activities(),
   });
   await worker.runUntil(async () => {
+    const event = (): ResourceEvent => ({
+      type: 'MODIFIED',
+      uid: world.object?.uid ?? 'gone',
+      resourceVersion: String(world.object?.resourceVersion ?? 0),
+    });
     const signal = async () =>
       env.client.workflow.signalWithStart(RECONCILE_WORKFLOW, {
         workflowId: workflowIdFor(ref),
         taskQueue,
         args: [{ ref, historyBudget } satisfies ReconcileInput],
         signal: resourceEventSignal,
-        signalArgs: [{ type: 'MODIFIED', uid: world.object?.uid ?? 'gone', resourceVersion: String(world.object?.resourceVersion ?? 0) }],
+        signalArgs: [event()],
       });
-    const handle = await signal();
+    // Eager start needs a client on the worker's own NativeConnection.
+    const handle = eagerStart
+      ? await new Client({ connection: env.nativeConnection }).workflow.start(RECONCILE_WORKFLOW, {
+          workflowId: workflowIdFor(ref),
+          taskQueue,
+          args: [{ ref, historyBudget, event: { ...event(), type: 'ADDED' } } satisfies ReconcileInput],
+          requestEagerStart: true,
+        })
+      : await signal();
     await body({ handle, signal, world });
     if (recordAs && process.env.RECORD_HISTORIES === '1') {
       const history = await handle.fetchHistory();
@@ -69,7 +100,7 @@ async function withWorkflow(world: World, body: (h: Harness) => Promise<void>, r
 }
 
 interface Harness {
-  handle: Awaited<ReturnType<typeof env.client.workflow.signalWithStart>>;
+  handle: WorkflowHandle;
   signal: () => Promise<unknown>;
   world: World;
 }
@@ -205,8 +236,24 @@ describe('reconcile workflow', () => {
         expect(attributes.get(ReadyKey)).toBe('True');
         expect(attributes.get(SyncedKey)).toBe('True');
       },
-      // create-and-settle.json holds the same before the finalizer went in with the create.
       'create-adds-finalizer-and-settles',
+    );
+  });
+
+  it('creates and settles as well when started with its first event as input (eager start), which no signal repeats', async () => {
+    const world = new World();
+    await withWorkflow(
+      world,
+      async ({ handle }) => {
+        await eventually(() => world.condition('Ready')?.status === 'True', 'Ready=True');
+        expect(world.count('createExternal')).toBe(1);
+        expect(world.condition('Synced')).toMatchObject({ status: 'True', reason: 'ReconcileSuccess', observedGeneration: 1 });
+        const events = (await handle.fetchHistory()).events ?? [];
+        expect(events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED)).toEqual([]);
+      },
+      'eager-start-create-and-settle',
+      undefined,
+      true,
     );
   });
 

@@ -13,6 +13,7 @@ import {
   type CarriedState,
   type PassSummary,
   type ReconcileInput,
+  type ResourceEvent,
 } from '#contract/reconcile-workflow';
 import { seenAlready } from './echoes';
 import { reconcilePass } from './pass';
@@ -37,7 +38,7 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
   // a new run starts with a pass that observes anyway).
   let woken = false;
 
-  wf.setHandler(resourceEventSignal, (event) => {
+  const hear = (event: ResourceEvent): void => {
     state.object.knownResourceVersion = latestResourceVersion(state.object.knownResourceVersion, event.resourceVersion);
     if (event.wake) woken = true;
     // Our own writes come back as watch events; they carry nothing new. A wake-up (something
@@ -51,7 +52,9 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
       }
     }
     state.dirty = true;
-  });
+  };
+  wf.setHandler(resourceEventSignal, hear);
+  if (input.event) hear(input.event);
   wf.setHandler(stateQuery, () => ({
     ref,
     uid: state.object.uid,
@@ -90,7 +93,9 @@ export async function reconcileManagedResource(input: ReconcileInput): Promise<v
     }
     const { continueAsNewSuggested, historyLength } = wf.workflowInfo();
     if (wf.allHandlersFinished() && (continueAsNewSuggested || historyLength > (input.historyBudget ?? DEFAULT_HISTORY_BUDGET))) {
-      await wf.continueAsNew<typeof reconcileManagedResource>({ ...input, carried: state });
+      // The starting event was heard in the first run: the next one starts from what it carries.
+      const { event: _heard, ...rest } = input;
+      await wf.continueAsNew<typeof reconcileManagedResource>({ ...rest, carried: state });
     }
     if (waitSeconds === 0) continue;
     if (waitSeconds === undefined) await wf.condition(() => state.dirty);
