@@ -90,7 +90,7 @@ const DATABASES = { temporal: 'temporal', visibility: 'temporal_visibility' } as
 const FRONTEND_NAME = 'temporal-frontend';
 const CONFIG_ENV = 'production';
 
-export async function startTemporalServer(options: TemporalServerOptions): Promise<TemporalServer> {
+async function startTemporalServer(options: TemporalServerOptions): Promise<TemporalServer> {
   const namespace = options.namespace ?? 'default';
   const [tools, cli] = await Promise.all([ensureTemporalServer(), ensureTemporalBinary()]);
   await mkdir(options.dir, { recursive: true });
