@@ -56,6 +56,26 @@ export function summarizeLatency(metricsText: string): { p50: number; p95: numbe
   return { p50: quantile('0.5'), p95: quantile('0.95'), p99: quantile('0.99'), count };
 }
 
+/** The workflows an embedded watcher started eagerly (chronoplane_eager_workflow_starts_total), by whether the first task came back in the answer. */
+export interface EagerStarts {
+  eagerly: number;
+  throughTheQueue: number;
+}
+
+/** From the watcher's metrics; undefined when it started none (a watcher in its own process starts none). */
+export function summarizeEagerStarts(metricsText: string): EagerStarts | undefined {
+  const sum = (eagerly: boolean) =>
+    [
+      ...metricsText.matchAll(new RegExp(`^chronoplane_eager_workflow_starts_total\\{[^}]*eagerly="${eagerly}"[^}]*\\} (\\S+)`, 'gm')),
+    ].reduce((total, match) => total + Number(match[1]), 0);
+  const starts = { eagerly: sum(true), throughTheQueue: sum(false) };
+  return starts.eagerly + starts.throughTheQueue > 0 ? starts : undefined;
+}
+
+/** How an EagerStarts reads in a table. */
+export const formatEagerStarts = (s: EagerStarts): string =>
+  `${s.eagerly} of ${s.eagerly + s.throughTheQueue} with the first workflow task in the answer, ${s.throughTheQueue} through the task queue (no free slot)`;
+
 /** Aligned columns; the last column of each row is left as it is. Rows may have any number of cells. */
 export function table(rows: string[][]): string {
   const widths: number[] = [];

@@ -19,6 +19,12 @@ export class WatcherMetrics {
     labelNames: ['kind', 'event'],
     registers: [this.registry],
   });
+  readonly eagerStarts = new Counter({
+    name: 'chronoplane_eager_workflow_starts_total',
+    help: 'Workflows the watcher started itself for objects it saw first (embedded in the worker): eagerly="true" when Temporal handed the first workflow task back in its answer, "false" when it went through the task queue (no free slot).',
+    labelNames: ['kind', 'eagerly'],
+    registers: [this.registry],
+  });
   readonly signalErrors = new Counter({
     name: 'chronoplane_signal_errors_total',
     help: 'Signals that failed: retried, or dropped when permanent="true" (Temporal refused the request as written).',

@@ -25,6 +25,8 @@ interface SignalRequest {
 interface SignalerOptions {
   taskQueue: string;
   onSent?: (request: SignalRequest, latencySeconds: number) => void;
+  /** A first-sight workflow was started (eagerStart); `eagerly` when its first task came back in the answer. */
+  onStarted?: (request: SignalRequest, eagerly: boolean) => void;
   /** `permanent`: the request will never succeed as written, so it was dropped, not retried. */
   onError?: (request: SignalRequest, error: unknown, permanent: boolean) => void;
   maxConcurrent?: number;
@@ -96,7 +98,8 @@ export class Signaler {
     }
   }
 
-  private async send(workflowId: string, { ref, event, firstSight }: SignalRequest): Promise<void> {
+  private async send(workflowId: string, request: SignalRequest): Promise<void> {
+    const { ref, event, firstSight } = request;
     if (event.type === 'DELETED') {
       // The object is already gone from the API server: if its workflow has finished there is
       // nothing to tell, and starting a new one would only find the object missing.
@@ -119,7 +122,12 @@ export class Signaler {
     };
     if (this.options.eagerStart && firstSight && event.type === 'ADDED') {
       try {
-        await this.client.workflow.start(RECONCILE_WORKFLOW, { ...options, args: [{ ref, event }], requestEagerStart: true });
+        const started = await this.client.workflow.start(RECONCILE_WORKFLOW, {
+          ...options,
+          args: [{ ref, event }],
+          requestEagerStart: true,
+        });
+        this.options.onStarted?.(request, started.eagerlyStarted);
         return;
       } catch (error) {
         // Running after all (the object was applied again under the same name while its

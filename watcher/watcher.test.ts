@@ -9,6 +9,7 @@ import { EXTERNAL_NAME, FINALIZER } from '#core/annotations';
 import type { ReconcileInput, ResourceEvent } from '#contract/reconcile-workflow';
 import { OwnWrites } from '#runtime/own-writes';
 import { Watcher } from './watcher';
+import { WatcherMetrics } from './metrics';
 import { testKindApi } from '#test/unit/kind-api';
 
 const api = testKindApi;
@@ -192,6 +193,7 @@ describe('watcher embedded in the worker, starting workflows eagerly', () => {
           if (running.has(options.workflowId)) throw new WorkflowExecutionAlreadyStartedError('already started', options.workflowId, _type);
           expect(options.requestEagerStart).toBe(true);
           calls.push(`start ${options.workflowId} with ${options.args[0].event?.type} ${options.args[0].event?.resourceVersion}`);
+          return { eagerlyStarted: true };
         },
         signalWithStart: async (_type: string, options: { workflowId: string; signalArgs: [ResourceEvent] }) =>
           void calls.push(`signal ${options.workflowId} with ${options.signalArgs[0].type} ${options.signalArgs[0].resourceVersion}`),
@@ -203,7 +205,8 @@ describe('watcher embedded in the worker, starting workflows eagerly', () => {
 
   it('starts the workflow of a new object with its event as input, and signals one Chronoplane has reconciled', async () => {
     const calls: string[] = [];
-    const watcher = vpcWatcher(startingClient(calls, new Set()), { eagerStart: true });
+    const metrics = new WatcherMetrics();
+    const watcher = vpcWatcher(startingClient(calls, new Set()), { eagerStart: true, metrics });
     watcher.handleEvent(vpcApi, object('VPC', 'new', '1', {}), 'ADDED');
     watcher.handleEvent(vpcApi, finalized(object('VPC', 'known', '2', {})), 'ADDED');
     await watcher.stop();
@@ -211,6 +214,8 @@ describe('watcher embedded in the worker, starting workflows eagerly', () => {
       'signal VPC.ec2.aws.chronoplane.io/team-a/known with ADDED 2',
       'start VPC.ec2.aws.chronoplane.io/team-a/new with ADDED 1',
     ]);
+    // Operators see how many starts were eager.
+    expect((await metrics.eagerStarts.get()).values).toEqual([{ labels: { kind: 'VPC', eagerly: 'true' }, value: 1 }]);
   });
 
   it('signals a new object whose workflow turns out to be running (the name applied again while its predecessor ends)', async () => {

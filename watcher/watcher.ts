@@ -75,6 +75,7 @@ export class Watcher {
         metrics?.eventToSignal.observe(seconds);
         metrics?.signals.inc({ kind: request.ref.kind, event: request.event.type });
       },
+      onStarted: (request, eagerly) => metrics?.eagerStarts.inc({ kind: request.ref.kind, eagerly: String(eagerly) }),
       onError: (request, error, permanent) => {
         metrics?.signalErrors.inc({ kind: request.ref.kind, permanent: String(permanent) });
         const resource = `${request.ref.namespace}/${request.ref.name}`;

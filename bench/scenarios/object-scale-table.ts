@@ -1,7 +1,7 @@
 // The Object scenario's figures (written to bench/results/ as they are) and the tables printed
 // from them: one row per controller, the limit, and the ratios the issue asks for.
 import type { RequestCounts } from '../apiserver-requests';
-import { formatCounts, formatSeconds, table } from '../measure';
+import { formatCounts, formatEagerStarts, formatSeconds, table, type EagerStarts } from '../measure';
 import { formatLatencies } from '../worker-latencies';
 import { formatStatementTimes, type StatementTimes } from '../temporal-database';
 
@@ -59,6 +59,8 @@ export interface ObjectRow {
   temporalDatabase?: { apply: StatementTimes; delete: StatementTimes };
   /** Chronoplane only: from a watch event to the workflow's signal, in the watcher (ms). */
   watchEventToSignalMs?: { p50: number; p95: number; p99: number; count: number };
+  /** Chronoplane with the watcher in the worker: the workflows it started eagerly, in the apply. */
+  eagerStarts?: EagerStarts;
   /** The peer only: its start (its own kube-apiserver, CRDs, a probe Object through and back). */
   startSeconds?: number;
 }
@@ -264,6 +266,7 @@ function detailRows(r: ObjectScaleResult): string[][] {
       const w = row.watchEventToSignalMs;
       rows.push([`${label}: watch event to signal p50 / p95 / p99`, `${w.p50} / ${w.p95} / ${w.p99} ms (${w.count} signals)`]);
     }
+    if (row.eagerStarts) rows.push([`${label}: workflows started eagerly`, formatEagerStarts(row.eagerStarts)]);
     if (row.history) {
       const h = row.history;
       rows.push([

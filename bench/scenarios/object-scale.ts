@@ -41,7 +41,7 @@ import {
   TARGET_NAMESPACE,
   type ObjectLimitTarget,
 } from '../limits/minimal-object-controller';
-import { percentile, RssSampler, summarizeLatency } from '../measure';
+import { percentile, RssSampler, summarizeEagerStarts, summarizeLatency } from '../measure';
 import { mapWithConcurrency } from '../parallel';
 import { startProviderKubernetesObjects } from '../peers/provider-kubernetes-objects';
 import { cpuBetween, cpuSecondsOf, processesUnder } from '../process-cpu';
@@ -217,8 +217,10 @@ async function measureChronoplane(bench: BenchStack, servers: RowServers, option
           delete: statementTimesBetween(databaseBeforeDelete, databaseAfterDelete),
         }
       : undefined;
-  const watchEventToSignalMs = summarizeLatency(await (await fetch(`http://127.0.0.1:${bench.watcherMetricsPort}/metrics`)).text());
-  return { ...row, workerSteps, workerStepsInDelete, temporalDatabase, history, watchEventToSignalMs };
+  const watcherMetrics = await (await fetch(`http://127.0.0.1:${bench.watcherMetricsPort}/metrics`)).text();
+  const watchEventToSignalMs = summarizeLatency(watcherMetrics);
+  const eagerStarts = summarizeEagerStarts(watcherMetrics);
+  return { ...row, workerSteps, workerStepsInDelete, temporalDatabase, history, watchEventToSignalMs, eagerStarts };
 }
 
 /** What a sample of the Objects' workflows wrote to Temporal, from their start until settled. */

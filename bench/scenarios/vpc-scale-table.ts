@@ -3,7 +3,7 @@
 import type { UserPart } from '../bench-vpcs';
 import type { Ec2Inventory } from '../ec2-inventory';
 import { formatLeftovers } from '../ec2-inventory';
-import { formatCounts, formatSeconds, table } from '../measure';
+import { formatCounts, formatEagerStarts, formatSeconds, table, type EagerStarts } from '../measure';
 import { phaseRows, type PhaseFigures } from '../phase-probe';
 import { formatLatencies } from '../worker-latencies';
 
@@ -39,6 +39,8 @@ export interface VpcScaleResult {
     workerSteps: Record<string, { count: number; meanMs: number }>;
   };
   watchEventToSignalMs?: { p50: number; p95: number; p99: number; count: number };
+  /** Chronoplane with the watcher in the worker: the workflows it started eagerly, in the apply. */
+  eagerStarts?: EagerStarts;
   idle?: PhaseFigures & { cpuPercentOfACorePer1000: Record<string, number>; ec2CallsPerResourcePerHour: number };
   history?: { sampled: number; perWorkflowUntilSettled: PerUnit; passesInIdleWindow: number; perSettledPass: PerUnit };
   /** watcher is absent when it ran inside the worker. */
@@ -142,6 +144,7 @@ export function printVpcScaleTable(r: VpcScaleResult): void {
     const w = r.watchEventToSignalMs;
     rows.push(['watch event to signal p50 / p95 / p99', `${w.p50} / ${w.p95} / ${w.p99} ms (${w.count} signals)`]);
   }
+  if (r.eagerStarts) rows.push(['workflows started eagerly', formatEagerStarts(r.eagerStarts)]);
   if (r.delete) {
     const { delete: del } = r;
     rows.push(

@@ -26,7 +26,7 @@ import { measureDriftCorrection } from '../drift';
 import { ec2Inventory, inventoryAdded } from '../ec2-inventory';
 import { historyCost, perPassBetween, perWorkflow } from '../history-cost';
 import { LIMIT_ACCESS_KEY_ID, minimalVpcApply, minimalVpcDelete, type LimitTarget } from '../limits/minimal-vpc-controller';
-import { percentile, RssSampler, summarizeLatency } from '../measure';
+import { percentile, RssSampler, summarizeEagerStarts, summarizeLatency } from '../measure';
 import { instrumentMoto, phaseBetween, readProbe, type ProbeTarget } from '../phase-probe';
 import { processesUnder } from '../process-cpu';
 import { loadAverage, machine, writeResult } from '../results';
@@ -125,7 +125,9 @@ async function measureScale(bench: BenchStack, rss: RssSampler<'worker' | 'watch
       phase: phaseBetween(ours, beforeApply, afterApply),
       workerSteps: latenciesBetween(workerBefore, workerAfter),
     };
-    result.watchEventToSignalMs = summarizeLatency(await (await fetch(`http://127.0.0.1:${bench.watcherMetricsPort}/metrics`)).text());
+    const watcherMetrics = await (await fetch(`http://127.0.0.1:${bench.watcherMetricsPort}/metrics`)).text();
+    result.watchEventToSignalMs = summarizeLatency(watcherMetrics);
+    result.eagerStarts = summarizeEagerStarts(watcherMetrics);
     result.loadAverage.afterApply = loadAverage();
 
     if (completed) await measureSettled(bench, rss, vpcs, ours, options, pollSeconds, result);
