@@ -15,7 +15,7 @@ export class WatcherMetrics {
   });
   readonly signals = new Counter({
     name: 'chronoplane_signals_total',
-    help: 'Signals sent to reconcile workflows.',
+    help: 'Watch events delivered to reconcile workflows: signals, and the eager starts of chronoplane_eager_workflow_starts_total.',
     labelNames: ['kind', 'event'],
     registers: [this.registry],
   });
