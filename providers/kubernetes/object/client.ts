@@ -69,6 +69,7 @@ class ObjectClient implements ExternalClient<ObjectParameters, ObjectObservation
     const key = this.keyOf(desired);
     const live = await this.remote.read(mr, key);
     if (!live) {
+      // For an Object being deleted, absent is the target server's answer (RemoteCluster.read).
       if (mr.metadata.deletionTimestamp) this.release(key, mr, desired);
       return { resourceExists: false, resourceUpToDate: false };
     }

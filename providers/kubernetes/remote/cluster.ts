@@ -61,13 +61,19 @@ export class RemoteCluster {
   /**
    * The target from the shared watch, or from the server when the watch cannot answer yet, or
    * when `fresh` asks for the server's answer; its changes wake `owner`.
+   *
+   * An owner being deleted is released when it finds its target absent, so for such an owner an
+   * absent answer is always the server's: the watch of this worker may not yet hold what a pass
+   * just before made (on another worker, or before the watch caught up), and a target taken for
+   * absent would be left behind for ever. A present answer needs no such check: the delete that
+   * follows asks the server anyway, so the common delete costs no read of its own.
    */
   async read(owner: Owner, key: TargetKey, options: { fresh?: boolean } = {}): Promise<KubernetesObject | undefined> {
     const wake = this.wake;
     if (wake) watches.follow(key, this.kubeConfig, owner.metadata.uid, () => wake(owner as ManagedResource));
     if (!options.fresh) {
       const cached = await this.calls.run(`watch ${key.kind} (${key.apiVersion})`, () => watches.cached(key, this.kubeConfig));
-      if (cached !== undefined) return cached ?? undefined;
+      if (cached || (cached === null && !owner.metadata.deletionTimestamp)) return cached ?? undefined;
     }
     return this.calls.run(
       `get ${describeTarget(key)}`,
