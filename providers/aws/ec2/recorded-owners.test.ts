@@ -1,5 +1,6 @@
 // Which object owns an untagged external resource, from a stand-in control plane's list of
-// objects: the oldest that records it, whoever asks, and only ever another object.
+// objects: the one that mirrors it, else the oldest that records it, whoever asks, and only ever
+// another object.
 import { describe, expect, it } from 'vitest';
 import { EXTERNAL_NAME } from '#core/annotations';
 import type { ConnectContext } from '#core/external-client';
@@ -8,7 +9,7 @@ import { RecordedOwners } from './recorded-owners';
 import { routeApi } from './route/schema';
 
 const NAME = 'rtb-1_10.0.0.0/16';
-const route = (uid: string, created: string, externalName?: string, namespace = 'team-a') => ({
+const route = (uid: string, created: string, externalName?: string, namespace = 'team-a', atProvider?: object) => ({
   apiVersion: 'ec2.aws.chronoplane.io/v1alpha1',
   kind: 'Route',
   metadata: {
@@ -21,6 +22,7 @@ const route = (uid: string, created: string, externalName?: string, namespace = 
     annotations: externalName ? { [EXTERNAL_NAME]: externalName } : {},
   },
   spec: { forProvider: {} },
+  ...(atProvider ? { status: { atProvider } } : {}),
 });
 
 function ownersAmong(objects: ReturnType<typeof route>[]) {
@@ -81,6 +83,25 @@ describe('RecordedOwners', () => {
     const { owners } = ownersAmong([first, twin]);
     await expect(owners.ownerBefore(asResource(first), NAME)).resolves.toMatchObject({ uid: 'a-twin' });
     await expect(owners.ownerBefore(asResource(twin), NAME)).resolves.toBeUndefined();
+  });
+
+  it('keeps the resource with the object that mirrors it against a name set by hand within the same second', async () => {
+    // Creation times count whole seconds: Route "first" made the route and went Ready at
+    // 00:00:00.3, and "third", applied at 00:00:00.9 with the same name set by hand, sorts
+    // before it by uid. The CI run of 2026-11-28 01:26 saw that third take the route over.
+    const owner = route('z-owner', '2026-01-01T00:00:00Z', NAME, 'team-a', { routeTableId: 'rtb-1', state: 'active' });
+    const byHand = route('a-by-hand', '2026-01-01T00:00:00Z', NAME, 'team-b');
+    const { owners } = ownersAmong([byHand, owner]);
+    await expect(owners.ownerBefore(asResource(byHand), NAME)).resolves.toMatchObject({ uid: 'z-owner', namespace: 'team-a' });
+    await expect(owners.ownerBefore(asResource(owner), NAME)).resolves.toBeUndefined();
+  });
+
+  it('keeps it with the object that mirrors it against an older one that names it by hand later (kubectl annotate)', async () => {
+    const older = route('a-older', '2025-01-01T00:00:00Z', NAME, 'team-b');
+    const owner = route('z-owner', '2026-01-01T00:00:00Z', NAME, 'team-a', { routeTableId: 'rtb-1' });
+    const { owners } = ownersAmong([older, owner]);
+    await expect(owners.ownerBefore(asResource(older), NAME)).resolves.toMatchObject({ uid: 'z-owner' });
+    await expect(owners.ownerBefore(asResource(owner), NAME)).resolves.toBeUndefined();
   });
 
   it('ignores objects that record another name, and itself', async () => {

@@ -1,8 +1,11 @@
 // Who owns an external resource that carries no tags (a route, a route table association).
 // EC2 cannot record an owner on it, so the control plane's own objects do: those of the kind
-// whose crossplane.io/external-name names it. Of several, the one created first owns it (the
-// uid breaks a tie): only a race between two creates, or the same name set by hand on two
-// objects, makes several, and everyone must agree which one keeps it. Any other is told
+// whose crossplane.io/external-name names it. Only a race between two creates, or the same name
+// set by hand on two objects, makes several, and everyone must agree which one keeps it: the one
+// whose status already mirrors the resource (it has been acting as its owner), else the one
+// created first, the uid breaking a tie. Creation time alone would not do: it counts whole
+// seconds, and it says when the object was made, not when it named the resource, so a name set
+// by hand on another object, a moment later or on an older object, would take the resource over. Any other is told
 // (ExternalObservation.claimedBy), which the engine turns into Synced=False naming the owner,
 // and lets go of on delete without touching the resource (activities/ownership.ts).
 import { EXTERNAL_NAME } from '#core/annotations';
@@ -18,6 +21,8 @@ interface Recorder {
   externalName?: string;
   creationTimestamp: string;
   deleting: boolean;
+  /** Its status mirrors the resource (status.atProvider): only an owner's observation writes it. */
+  mirrors: boolean;
 }
 
 export class RecordedOwners {
@@ -73,6 +78,7 @@ function recorderOf(obj: Record<string, unknown>): Recorder {
     creationTimestamp?: string | Date;
     deletionTimestamp?: string | Date;
   };
+  const atProvider = (obj.status as { atProvider?: unknown } | undefined)?.atProvider;
   const created = metadata.creationTimestamp;
   return {
     uid: metadata.uid ?? '',
@@ -81,11 +87,17 @@ function recorderOf(obj: Record<string, unknown>): Recorder {
     externalName: metadata.annotations?.[EXTERNAL_NAME],
     creationTimestamp: created instanceof Date ? created.toISOString() : (created ?? ''),
     deleting: metadata.deletionTimestamp !== undefined,
+    mirrors: atProvider !== null && typeof atProvider === 'object' && Object.keys(atProvider).length > 0,
   };
 }
 
-/** The order every object agrees on: creation time, then uid. */
+/**
+ * The order every object agrees on: one that mirrors the resource before one that does not, then
+ * creation time, then uid. Status is the controller's to write, so nothing a user sets in a spec
+ * or an annotation moves an object ahead.
+ */
 function createdBefore(a: Recorder, b: Recorder): boolean {
+  if (a.mirrors !== b.mirrors) return a.mirrors;
   const at = Date.parse(a.creationTimestamp) - Date.parse(b.creationTimestamp);
   return at !== 0 && !Number.isNaN(at) ? at < 0 : a.uid < b.uid;
 }
