@@ -39,8 +39,17 @@ function ownersAmong(objects: ReturnType<typeof route>[]) {
     },
     forgetControlObjects: (uid) => void forgotten.push(uid),
   };
-  return { owners: new RecordedOwners(routeApi, context), listed, forgotten, wakesFor: (obj: object) => wakesFor!(obj as never) };
+  return {
+    owners: new RecordedOwners(routeApi, nameMirrored, context),
+    listed,
+    forgotten,
+    wakesFor: (obj: object) => wakesFor!(obj as never),
+  };
 }
+/** As the Route kind names what its status mirrors (route/client.ts). */
+const nameMirrored = (at: { routeTableId?: string; destinationCidrBlock?: string }) =>
+  at.routeTableId && at.destinationCidrBlock ? `${at.routeTableId}_${at.destinationCidrBlock}` : undefined;
+const MIRRORED = { routeTableId: 'rtb-1', destinationCidrBlock: '10.0.0.0/16', state: 'active' };
 const asResource = (o: ReturnType<typeof route>) => o as unknown as ManagedResource<unknown, unknown>;
 
 describe('RecordedOwners', () => {
@@ -89,7 +98,7 @@ describe('RecordedOwners', () => {
     // Creation times count whole seconds: Route "first" made the route and went Ready at
     // 00:00:00.3, and "third", applied at 00:00:00.9 with the same name set by hand, sorts
     // before it by uid. The CI run of 2026-11-28 01:26 saw that third take the route over.
-    const owner = route('z-owner', '2026-01-01T00:00:00Z', NAME, 'team-a', { routeTableId: 'rtb-1', state: 'active' });
+    const owner = route('z-owner', '2026-01-01T00:00:00Z', NAME, 'team-a', MIRRORED);
     const byHand = route('a-by-hand', '2026-01-01T00:00:00Z', NAME, 'team-b');
     const { owners } = ownersAmong([byHand, owner]);
     await expect(owners.ownerBefore(asResource(byHand), NAME)).resolves.toMatchObject({ uid: 'z-owner', namespace: 'team-a' });
@@ -98,9 +107,17 @@ describe('RecordedOwners', () => {
 
   it('keeps it with the object that mirrors it against an older one that names it by hand later (kubectl annotate)', async () => {
     const older = route('a-older', '2025-01-01T00:00:00Z', NAME, 'team-b');
-    const owner = route('z-owner', '2026-01-01T00:00:00Z', NAME, 'team-a', { routeTableId: 'rtb-1' });
+    const owner = route('z-owner', '2026-01-01T00:00:00Z', NAME, 'team-a', MIRRORED);
     const { owners } = ownersAmong([older, owner]);
     await expect(owners.ownerBefore(asResource(older), NAME)).resolves.toMatchObject({ uid: 'z-owner' });
+    await expect(owners.ownerBefore(asResource(owner), NAME)).resolves.toBeUndefined();
+  });
+
+  it('does not count a status that mirrors another route: an owner renamed by hand to this one gains nothing from it', async () => {
+    const renamed = route('a-renamed', '2025-06-01T00:00:00Z', NAME, 'team-b', { ...MIRRORED, destinationCidrBlock: '10.9.0.0/16' });
+    const owner = route('z-owner', '2026-01-01T00:00:00Z', NAME, 'team-a', MIRRORED);
+    const { owners } = ownersAmong([renamed, owner]);
+    await expect(owners.ownerBefore(asResource(renamed), NAME)).resolves.toMatchObject({ uid: 'z-owner' });
     await expect(owners.ownerBefore(asResource(owner), NAME)).resolves.toBeUndefined();
   });
 
@@ -111,6 +128,6 @@ describe('RecordedOwners', () => {
   });
 
   it('checks nothing where the control plane cannot be read', async () => {
-    await expect(new RecordedOwners(routeApi, undefined).ownerBefore(asResource(second), NAME)).resolves.toBeUndefined();
+    await expect(new RecordedOwners(routeApi, nameMirrored, undefined).ownerBefore(asResource(second), NAME)).resolves.toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '#core/annotations';
 import { ClassifiedError } from '#core/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '#core/external-client';
+import type { ConnectContext, ExternalClient, ExternalObservation, SweptObservation } from '#core/external-client';
 import type { ManagedResource } from '#core/managed-resource';
 import {
   ABSENT,
@@ -47,14 +47,24 @@ import { routeApi, type RouteObservation, type RouteParameters } from './schema'
 type RouteResource = ManagedResource<RouteParameters, RouteObservation>;
 
 export const routeConnector = ec2Connector<RouteParameters, RouteObservation>(
-  (api, context) => new RouteExternalClient(api, new RecordedOwners(routeApi, context)),
+  (api, context) => new RouteExternalClient(api, routeOwners(context)),
 );
+
+/** Route objects recording a route; a status names the route its table and destination say. */
+function routeOwners(context: ConnectContext | undefined): RecordedOwners<RouteObservation> {
+  return new RecordedOwners<RouteObservation>(
+    routeApi,
+    ({ routeTableId, destinationCidrBlock }) =>
+      routeTableId && destinationCidrBlock ? routeExternalName({ routeTableId, destinationCidrBlock }) : undefined,
+    context,
+  );
+}
 
 export class RouteExternalClient implements ExternalClient<RouteParameters, RouteObservation> {
   constructor(
     private readonly ec2: Ec2Api,
     /** Routes carry no tags: which Route object owns a route, the Route objects say. */
-    private readonly owners: RecordedOwners = new RecordedOwners(routeApi, undefined),
+    private readonly owners: RecordedOwners<RouteObservation> = routeOwners(undefined),
   ) {}
 
   async observe(mr: RouteResource): Promise<ExternalObservation<RouteParameters, RouteObservation>> {

@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { EXTERNAL_NAME } from '#core/annotations';
 import { ClassifiedError } from '#core/errors';
-import type { ExternalClient, ExternalObservation, SweptObservation } from '#core/external-client';
+import type { ConnectContext, ExternalClient, ExternalObservation, SweptObservation } from '#core/external-client';
 import type { ManagedResource } from '#core/managed-resource';
 import {
   ABSENT,
@@ -43,14 +43,19 @@ type A = RouteTableAssociationObservation;
 type AssociationResource = ManagedResource<P, A>;
 
 export const routeTableAssociationConnector = ec2Connector<P, A>(
-  (api, context) => new RouteTableAssociationExternalClient(api, new RecordedOwners(routeTableAssociationApi, context)),
+  (api, context) => new RouteTableAssociationExternalClient(api, associationOwners(context)),
 );
+
+/** RouteTableAssociation objects recording an association; a status names it by its id. */
+function associationOwners(context: ConnectContext | undefined): RecordedOwners<RouteTableAssociationObservation> {
+  return new RecordedOwners<RouteTableAssociationObservation>(routeTableAssociationApi, (at) => at.routeTableAssociationId, context);
+}
 
 export class RouteTableAssociationExternalClient implements ExternalClient<P, A> {
   constructor(
     private readonly ec2: Ec2Api,
     /** Associations carry no tags: which object owns one, the RouteTableAssociation objects say. */
-    private readonly owners: RecordedOwners = new RecordedOwners(routeTableAssociationApi, undefined),
+    private readonly owners: RecordedOwners<RouteTableAssociationObservation> = associationOwners(undefined),
   ) {}
 
   async observe(mr: AssociationResource): Promise<ExternalObservation<P, A>> {
